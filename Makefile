@@ -1,0 +1,84 @@
+# lpmpipe: one binary, one library of objects, tests mirroring the modules.
+# Each folder may add to the build through its own module.mk (extra flags,
+# C++/CUDA objects, libraries); the C sources of every folder are found here.
+
+CC      ?= gcc
+CXX     ?= g++
+BUILD   ?= build
+OPT     ?= -O2
+CFLAGS  ?=
+SAN     ?=
+CWARN   := -Wall -Wextra -Werror
+CSTD    := -std=c11 -D_DEFAULT_SOURCE -D_GNU_SOURCE
+ALL_CFLAGS = $(CSTD) $(OPT) -g $(CWARN) -MMD -MP $(SAN) $(CFLAGS) $(MODULE_CFLAGS)
+ALL_LDFLAGS = $(SAN) $(LDFLAGS)
+LIBS    := -lz -llzma -lbz2 -lm -lpthread
+CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
+
+MODULES := core cli mapper sim rtl_gen models gpu cpu names reports
+
+# Filled in by module.mk files.
+EXTRA_OBJS :=
+EXTRA_LIBS :=
+MODULE_CFLAGS :=
+LINK    := $(CC)
+-include $(wildcard $(addsuffix /module.mk,$(MODULES)))
+
+SRCS     := $(foreach m,$(MODULES),$(wildcard $(m)/*.c))
+OBJS     := $(SRCS:%.c=$(BUILD)/%.o)
+MAIN_OBJ := $(BUILD)/cli/main.o
+LIB_OBJS := $(filter-out $(MAIN_OBJ),$(OBJS)) $(EXTRA_OBJS)
+BIN      := $(BUILD)/lpmpipe
+
+TEST_SRCS   := $(wildcard tests/*/test_*.c)
+TEST_BINS   := $(TEST_SRCS:%.c=$(BUILD)/%)
+TEST_COMMON := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/common/*.c))
+
+.SECONDARY:
+.PHONY: all deps demo test test-run test-asan bench clean unit
+
+all: $(BIN) lpmpipe
+
+lpmpipe: $(BIN)
+	@ln -sf $(BIN) lpmpipe
+
+$(BIN): $(OBJS) $(EXTRA_OBJS)
+	$(LINK) $(ALL_LDFLAGS) -o $@ $^ $(LIBS) $(EXTRA_LIBS)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(BUILD)/tests/%: tests/%.c $(LIB_OBJS) $(TEST_COMMON)
+	@mkdir -p $(dir $@)
+	$(LINK) $(ALL_CFLAGS) $(ALL_LDFLAGS) -Itests/common -o $@ $< $(LIB_OBJS) $(TEST_COMMON) $(CHECK_LIBS) $(LIBS) $(EXTRA_LIBS)
+
+deps:
+	@scripts/deps.sh
+
+# The main job on built-in synthetic data (no ../shared needed).
+demo: deps
+	@$(MAKE) --no-print-directory all
+	@scripts/demo.sh $(BIN)
+
+# The whole suite.
+test: deps
+	@$(MAKE) --no-print-directory test-run
+
+test-run: $(BIN) $(TEST_BINS)
+	@BUILD=$(BUILD) tests/run.sh
+
+test-asan: deps
+	@$(MAKE) --no-print-directory BUILD=build-asan OPT=-O1 \
+	    SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" test-run
+
+bench: deps
+	@$(MAKE) --no-print-directory all
+	@scripts/bench.sh $(BIN)
+
+unit: $(TEST_BINS)
+
+clean:
+	rm -rf build build-asan lpmpipe
+
+-include $(OBJS:.o=.d) $(TEST_COMMON:.o=.d)

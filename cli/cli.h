@@ -1,0 +1,75 @@
+/* Helpers every subcommand shares: strict option parsing ("absurd options"
+ * get a clear message and exit 2), FIB loading with the common options, and
+ * the subcommand entry points. Subcommands print; libraries do not. */
+#ifndef LPM_CLI_H
+#define LPM_CLI_H
+
+#include <getopt.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../core/fib.h"
+
+/* Every "lpmpipe CMD" entry point: returns the exit status. */
+typedef int (*lpm_cmd_fn)(int argc, char **argv);
+
+/* Prints "lpmpipe: CMD: message" to stderr. */
+void lpm_cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Strict number parsing for option values: whole string, in [lo, hi].
+ * On failure prints "lpmpipe: CMD: --opt: 'x' is not ... in lo..hi" and
+ * returns LPM_EINPUT. */
+int lpm_cli_u64(const char *cmd, const char *opt, const char *arg,
+                uint64_t lo, uint64_t hi, uint64_t *out);
+int lpm_cli_uint(const char *cmd, const char *opt, const char *arg,
+                 unsigned lo, unsigned hi, unsigned *out);
+int lpm_cli_double(const char *cmd, const char *opt, const char *arg,
+                   double lo, double hi, double *out);
+
+/* Common FIB-input options. Subcommands add LPM_CLI_FIB_LONGOPTS to their
+ * option table and pass unknown codes to lpm_cli_fib_option first. */
+enum {
+    LPM_OPT_FORMAT = 0x1000,
+    LPM_OPT_FAMILY,
+    LPM_OPT_MASK_HOST,
+    LPM_OPT_SKIP_BAD,
+    LPM_OPT_PEER,
+    LPM_OPT_PEER_AS,
+    LPM_OPT_DEFAULT_NH,
+    LPM_OPT_FIRST_FREE = 0x1100 /* subcommands number their own from here */
+};
+#define LPM_CLI_FIB_LONGOPTS                                           \
+    { "format", required_argument, 0, LPM_OPT_FORMAT },                \
+    { "family", required_argument, 0, LPM_OPT_FAMILY },                \
+    { "mask-host-bits", no_argument, 0, LPM_OPT_MASK_HOST },           \
+    { "skip-bad", no_argument, 0, LPM_OPT_SKIP_BAD },                  \
+    { "peer", required_argument, 0, LPM_OPT_PEER },                    \
+    { "peer-as", required_argument, 0, LPM_OPT_PEER_AS },              \
+    { "default-nh", required_argument, 0, LPM_OPT_DEFAULT_NH }
+#define LPM_CLI_FIB_HELP                                                                  \
+    "  --format F          auto (default), plain, pfx2as, bgpdump, mrt\n"                 \
+    "  --family 4|6        keep only this family (others are counted as skipped)\n"       \
+    "  --mask-host-bits    clear host bits instead of refusing the line\n"                \
+    "  --skip-bad          skip bad lines (their count is printed) instead of stopping\n" \
+    "  --peer ADDR         multi-peer RIB: use this peer's routes\n"                      \
+    "  --peer-as N         multi-peer RIB: use this AS's routes\n"                        \
+    "  --default-nh TOKEN  next hop for lines that give none (default: a label\n"         \
+    "                      hashed from the prefix, see docs/formats.md)\n"
+
+/* Returns 1 when c was a FIB option (handled), 0 when not, -1 on a bad
+ * value (message printed). */
+int lpm_cli_fib_option(const char *cmd, int c, const char *arg, lpm_fib_opts *o);
+
+/* Loads a FIB and reports on stderr what the user must know (duplicates
+ * replaced, lines skipped, peer chosen). Returns the exit status. */
+int lpm_cli_load_fib(const char *cmd, const char *path, const lpm_fib_opts *o, lpm_fib *f);
+
+/* Prints "lpmpipe: CMD: unexpected argument" style errors for getopt's '?'
+ * and returns LPM_EINPUT. */
+int lpm_cli_usage_error(const char *cmd);
+
+/* Opens an output path ("-" = stdout). Prints and returns NULL on failure. */
+FILE *lpm_cli_open_out(const char *cmd, const char *path);
+int lpm_cli_close_out(const char *cmd, FILE *fp, const char *path);
+
+#endif

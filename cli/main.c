@@ -1,0 +1,72 @@
+/* lpmpipe: one binary, subcommands owned by the folders. Each entry point
+ * is a weak reference, so a folder that is not built (or not written yet)
+ * leaves its subcommand out with a message instead of breaking the link. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+#define WEAK __attribute__((weak))
+int lpm_cmd_fib(int argc, char **argv) WEAK;
+int lpm_cmd_trace(int argc, char **argv) WEAK;
+int lpm_cmd_lookup(int argc, char **argv) WEAK;
+int lpm_cmd_map(int argc, char **argv) WEAK;
+int lpm_cmd_image(int argc, char **argv) WEAK;
+int lpm_cmd_update(int argc, char **argv) WEAK;
+int lpm_cmd_sim(int argc, char **argv) WEAK;
+int lpm_cmd_rtl(int argc, char **argv) WEAK;
+int lpm_cmd_gpu(int argc, char **argv) WEAK;
+int lpm_cmd_bench(int argc, char **argv) WEAK;
+int lpm_cmd_names(int argc, char **argv) WEAK;
+int lpm_cmd_report(int argc, char **argv) WEAK;
+
+static const struct {
+    const char *name;
+    lpm_cmd_fn fn;
+    const char *summary;
+} cmds[] = {
+    { "fib", lpm_cmd_fib, "read, convert, describe and generate forwarding tables" },
+    { "trace", lpm_cmd_trace, "generate lookup traces and update traces" },
+    { "lookup", lpm_cmd_lookup, "look addresses up with any engine or a pipeline image" },
+    { "map", lpm_cmd_map, "map a table's trie onto pipeline stages (writes an image)" },
+    { "image", lpm_cmd_image, "dump a pipeline image or write its $readmemh files" },
+    { "update", lpm_cmd_update, "compile route updates into write bubbles" },
+    { "sim", lpm_cmd_sim, "cycle-level simulation of ring and linear pipelines" },
+    { "rtl", lpm_cmd_rtl, "generate Verilog, verify it against the simulator, synthesize" },
+    { "gpu", lpm_cmd_gpu, "CUDA lookup engines (GAMT, GALE)" },
+    { "bench", lpm_cmd_bench, "lookup engines side by side: speed, memory, updates" },
+    { "names", lpm_cmd_names, "NDN name tables and name lookup engines" },
+    { "report", lpm_cmd_report, "experiment reports (tables, plots, HTML)" },
+};
+
+static void usage(FILE *fp)
+{
+    fprintf(fp, "usage: lpmpipe COMMAND [options]   (lpmpipe COMMAND --help for each)\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+        fprintf(fp, "  %-8s %s%s\n", cmds[i].name, cmds[i].summary, cmds[i].fn ? "" : " (not built)");
+    fprintf(fp, "\nexit status: 0 ok, 1 failure, 2 bad usage or input, 3 no CUDA device\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        if (strcmp(argv[1], cmds[i].name))
+            continue;
+        if (!cmds[i].fn) {
+            fprintf(stderr, "lpmpipe: %s: not built into this binary\n", cmds[i].name);
+            return 1;
+        }
+        return cmds[i].fn(argc - 1, argv + 1);
+    }
+    fprintf(stderr, "lpmpipe: unknown command '%s'\n", argv[1]);
+    usage(stderr);
+    return 2;
+}

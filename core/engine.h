@@ -1,0 +1,41 @@
+/* The lookup-engine interface. Every engine in the project (reference,
+ * tries, CPU engines, CPU builds of the GPU engines, the image interpreter)
+ * exposes one of these, so `lpmpipe lookup --engine`, `lpmpipe bench` and
+ * the agreement tests treat them alike. The registry is cli/engines.c. */
+#ifndef LPM_ENGINE_H
+#define LPM_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "err.h"
+#include "fib.h"
+#include "prefix.h"
+
+enum { LPM_ENGINE_V4 = 1, LPM_ENGINE_V6 = 2 };
+
+typedef struct lpm_engine_ops {
+    const char *name;      /* --engine NAME */
+    const char *summary;   /* one line for --help */
+    int families;          /* LPM_ENGINE_V4 | LPM_ENGINE_V6 */
+    /* Builds from a finished FIB; next hops are the FIB's nhtab indexes. */
+    int (*build)(void **state, const lpm_fib *fib, lpm_err *err);
+    /* Next-hop index or LPM_NH_NONE. Must be safe to call from several
+     * threads at once on the same state. */
+    uint32_t (*lookup)(const void *state, const lpm_addr *a);
+    /* Optional batch form (NULL: lookup is called per address). */
+    void (*lookup_batch)(const void *state, const lpm_addr *a, uint32_t *nh, size_t n);
+    /* Incremental update; NULL when the engine has none. add replaces. */
+    int (*add)(void *state, const lpm_prefix *p, uint32_t nh, lpm_err *err);
+    int (*del)(void *state, const lpm_prefix *p, lpm_err *err);
+    /* Bytes of lookup structure (what the data path reads). */
+    size_t (*memory)(const void *state);
+    void (*destroy)(void *state);
+} lpm_engine_ops;
+
+/* The registry (cli/engines.c). */
+const lpm_engine_ops *lpm_engine_find(const char *name);
+size_t lpm_engine_count(void);
+const lpm_engine_ops *lpm_engine_at(size_t i);
+
+#endif

@@ -1,0 +1,145 @@
+#include <stdio.h>
+#include <string.h>
+
+#include "fib_readers.h"
+
+/* Lines without a next hop (prefix-only tables) get a label from the
+ * prefix's hash, so that engines answering with the wrong prefix are caught
+ * by tests; docs/formats.md documents it, --default-nh overrides. */
+#define SYNTH_LABELS 256u
+
+int lpm_fib_reader_add(lpm_fib *f, lpm_input *in, const lpm_fib_opts *o,
+                       const lpm_prefix *p, const char *nh, size_t nhlen, lpm_err *err)
+{
+    if (o->family && p->family != o->family) {
+        f->skipped++;
+        return LPM_OK;
+    }
+    char lab[16];
+    if (!nh) {
+        if (o->default_nh) {
+            nh = o->default_nh;
+            nhlen = strlen(nh);
+        } else {
+            uint64_t h = p->addr.hi * 0x9E3779B97F4A7C15ULL ^ p->addr.lo * 0xC2B2AE3D27D4EB4FULL ^ p->len;
+            h ^= h >> 31;
+            h *= 0xBF58476D1CE4E5B9ULL;
+            h ^= h >> 29;
+            int k = snprintf(lab, sizeof lab, "h%u", (unsigned)(h % SYNTH_LABELS));
+            nh = lab;
+            nhlen = (size_t)k;
+        }
+    }
+    lpm_err e;
+    int rc = lpm_fib_add_tok(f, p, nh, nhlen, &e);
+    if (rc)
+        return lpm_err_at(err, rc, lpm_input_name(in), lpm_input_lineno(in), "%s", e.msg);
+    return LPM_OK;
+}
+
+int lpm_fib_reader_bad(lpm_fib *f, lpm_input *in, const lpm_fib_opts *o,
+                       const char *why, lpm_err *err)
+{
+    if (o->skip_bad) {
+        f->skipped++;
+        return LPM_OK;
+    }
+    return lpm_err_at(err, LPM_EINPUT, lpm_input_name(in), lpm_input_lineno(in), "%s", why);
+}
+
+static int is_mrt_type(unsigned t)
+{
+    return t == 12 || t == 13 || t == 16 || t == 17;
+}
+
+int lpm_fib_sniff(const unsigned char *b, size_t n)
+{
+    if (n >= 12) {
+        unsigned type = (unsigned)b[4] << 8 | b[5];
+        uint32_t len = (uint32_t)b[8] << 24 | (uint32_t)b[9] << 16 | (uint32_t)b[10] << 8 | b[11];
+        int text = 1;
+        for (size_t i = 0; i < 12; i++)
+            if (b[i] < 9 || (b[i] > 13 && b[i] < 32) || b[i] > 126)
+                text = 0;
+        if (!text && is_mrt_type(type) && len < (1u << 24))
+            return LPM_FMT_MRT;
+    }
+    /* First non-comment line decides between the text formats. */
+    size_t i = 0;
+    while (i < n) {
+        size_t e = i;
+        while (e < n && b[e] != '\n')
+            e++;
+        const char *l = (const char *)b + i;
+        size_t len = e - i;
+        i = e + 1;
+        while (len && (*l == ' ' || *l == '\t')) {
+            l++;
+            len--;
+        }
+        if (len == 0 || *l == '#' || *l == '\r')
+            continue;
+        if ((len > 11 && memcmp(l, "TABLE_DUMP|", 11) == 0) ||
+            (len > 12 && memcmp(l, "TABLE_DUMP2|", 12) == 0) ||
+            (len > 7 && memcmp(l, "BGP4MP|", 7) == 0) ||
+            (len > 10 && memcmp(l, "BGP4MP_ET|", 10) == 0))
+            return LPM_FMT_BGPDUMP;
+        /* pfx2as: "net<TAB>len<TAB>label", no '/' in the first token. */
+        const char *tab = memchr(l, '\t', len);
+        const char *slash = memchr(l, '/', len);
+        if (tab && (!slash || slash > tab)) {
+            const char *d = tab + 1;
+            size_t k = 0;
+            while (d + k < l + len && d[k] >= '0' && d[k] <= '9')
+                k++;
+            if (k > 0 && d + k < l + len && d[k] == '\t')
+                return LPM_FMT_PFX2AS;
+        }
+        return LPM_FMT_PLAIN;
+    }
+    return LPM_FMT_PLAIN;
+}
+
+int lpm_fib_load(lpm_fib *f, const char *path, const lpm_fib_opts *o, lpm_err *err)
+{
+    lpm_fib_opts def;
+    if (!o) {
+        lpm_fib_opts_default(&def);
+        o = &def;
+    }
+    lpm_fib_free(f);
+    lpm_fib_init(f);
+    lpm_input *in;
+    int rc = lpm_input_open(&in, path, err);
+    if (rc)
+        return rc;
+    int fmt = o->format;
+    if (fmt == LPM_FMT_AUTO) {
+        const unsigned char *b;
+        size_t n = lpm_input_peek(in, &b, err);
+        if (n == 0) {
+            lpm_input_close(in);
+            return lpm_err_set(err, LPM_EINPUT, "%s:0: empty file: no prefixes", path);
+        }
+        fmt = lpm_fib_sniff(b, n);
+    }
+    switch (fmt) {
+    case LPM_FMT_PLAIN: rc = lpm_fib_read_plain(f, in, o, err); break;
+    case LPM_FMT_PFX2AS: rc = lpm_fib_read_pfx2as(f, in, o, err); break;
+    case LPM_FMT_BGPDUMP: rc = lpm_fib_read_bgpdump(f, in, o, err); break;
+    case LPM_FMT_MRT: rc = lpm_fib_read_mrt(f, in, o, err); break;
+    default: rc = lpm_err_set(err, LPM_EINPUT, "unknown format %d", fmt);
+    }
+    unsigned long lines = lpm_input_lineno(in);
+    lpm_input_close(in);
+    if (rc == LPM_OK)
+        rc = lpm_fib_finish(f, err);
+    if (rc == LPM_OK && f->n == 0)
+        rc = lpm_err_set(err, LPM_EINPUT, "%s:%lu: no prefixes in table%s", path, lines,
+                         f->skipped ? " (all lines skipped)" : "");
+    if (rc) {
+        lpm_fib_free(f);
+        lpm_fib_init(f);
+    }
+    return rc;
+}

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# One idempotent installer for everything lpmpipe builds and tests with.
+# Does nothing when every package is present. --peers adds the heavy peer
+# libraries (DPDK), which the default suite does not need.
+set -euo pipefail
+
+pkgs=(build-essential pkg-config check zlib1g-dev liblzma-dev libbz2-dev
+      verilator libsystemc-dev iverilog yosys nextpnr-ice40 fpga-icestorm
+      gnuplot-nox bgpdump python3-mrtparse xz-utils)
+peers=(libdpdk-dev)
+
+want=("${pkgs[@]}")
+for a in "$@"; do
+  case "$a" in
+    --peers) want+=("${peers[@]}") ;;
+    -h|--help) echo "usage: scripts/deps.sh [--peers]"; exit 0 ;;
+    *) echo "deps.sh: unknown option '$a'" >&2; exit 2 ;;
+  esac
+done
+
+missing=()
+for p in "${want[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+sudo=""
+[ "$(id -u)" -ne 0 ] && sudo="sudo"
+echo "deps.sh: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
