@@ -8,6 +8,21 @@
  * by tests; docs/formats.md documents it, --default-nh overrides. */
 #define SYNTH_LABELS 256u
 
+const char *lpm_fib_missing_nh(const lpm_fib_opts *o, const lpm_prefix *p, char lab[16], size_t *len)
+{
+    if (o->default_nh) {
+        *len = strlen(o->default_nh);
+        return o->default_nh;
+    }
+    uint64_t h = p->addr.hi * 0x9E3779B97F4A7C15ULL ^ p->addr.lo * 0xC2B2AE3D27D4EB4FULL ^ p->len;
+    h ^= h >> 31;
+    h *= 0xBF58476D1CE4E5B9ULL;
+    h ^= h >> 29;
+    int k = snprintf(lab, 16, "h%u", (unsigned)(h % SYNTH_LABELS));
+    *len = (size_t)k;
+    return lab;
+}
+
 int lpm_fib_reader_add(lpm_fib *f, lpm_input *in, const lpm_fib_opts *o,
                        const lpm_prefix *p, const char *nh, size_t nhlen, lpm_err *err)
 {
@@ -16,20 +31,8 @@ int lpm_fib_reader_add(lpm_fib *f, lpm_input *in, const lpm_fib_opts *o,
         return LPM_OK;
     }
     char lab[16];
-    if (!nh) {
-        if (o->default_nh) {
-            nh = o->default_nh;
-            nhlen = strlen(nh);
-        } else {
-            uint64_t h = p->addr.hi * 0x9E3779B97F4A7C15ULL ^ p->addr.lo * 0xC2B2AE3D27D4EB4FULL ^ p->len;
-            h ^= h >> 31;
-            h *= 0xBF58476D1CE4E5B9ULL;
-            h ^= h >> 29;
-            int k = snprintf(lab, sizeof lab, "h%u", (unsigned)(h % SYNTH_LABELS));
-            nh = lab;
-            nhlen = (size_t)k;
-        }
-    }
+    if (!nh)
+        nh = lpm_fib_missing_nh(o, p, lab, &nhlen);
     lpm_err e;
     int rc = lpm_fib_add_tok(f, p, nh, nhlen, &e);
     if (rc)
