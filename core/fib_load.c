@@ -139,7 +139,7 @@ int lpm_fib_load(lpm_fib *f, const char *path, const lpm_fib_opts *o, lpm_err *e
         rc = lpm_fib_finish(f, err);
     if (rc == LPM_OK && f->n == 0)
         rc = lpm_err_set(err, LPM_EINPUT, "%s:%lu: no prefixes in table%s", path, lines,
-                         f->skipped ? " (all lines skipped)" : "");
+                         !f->skipped ? "" : fmt == LPM_FMT_MRT ? " (all records skipped)" : " (all lines skipped)");
     if (rc) {
         lpm_fib_free(f);
         lpm_fib_init(f);

@@ -301,3 +301,8 @@ unsigned long lpm_input_lineno(const lpm_input *in)
 {
     return in->lineno;
 }
+
+void lpm_input_set_lineno(lpm_input *in, unsigned long n)
+{
+    in->lineno = n;
+}
