@@ -119,7 +119,14 @@ int lpm_fib_load(lpm_fib *f, const char *path, const lpm_fib_opts *o, lpm_err *e
     int fmt = o->format;
     if (fmt == LPM_FMT_AUTO) {
         const unsigned char *b;
-        size_t n = lpm_input_peek(in, &b, err);
+        lpm_err e;
+        e.msg[0] = '\0';
+        size_t n = lpm_input_peek(in, &b, &e);
+        if (n == 0 && e.msg[0]) {
+            lpm_input_close(in);
+            rc = strstr(e.msg, "memory") || strstr(e.msg, "read error") ? LPM_EFAIL : LPM_EINPUT;
+            return lpm_err_set(err, rc, "%s", e.msg);
+        }
         if (n == 0) {
             lpm_input_close(in);
             return lpm_err_set(err, LPM_EINPUT, "%s:0: empty file: no prefixes", path);

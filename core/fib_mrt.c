@@ -470,6 +470,7 @@ int lpm_fib_read_mrt(lpm_fib *f, lpm_input *in, const lpm_fib_opts *o, lpm_err *
     size_t bodycap = 0;
     while (!rc) {
         uint8_t h[12];
+        lpm_input_set_lineno(in, m.rec); /* decompression errors name the record */
         long got = lpm_input_read(in, h, sizeof h, err);
         if (got < 0) {
             rc = strstr(err->msg, "memory") ? LPM_EFAIL : LPM_EINPUT;

@@ -130,11 +130,11 @@ static int fill_decompressed(lpm_input *in, lpm_err *err)
         in->cpos += consumed;
         in->dlen = produced;
         if (bad)
-            return lpm_err_set(err, LPM_EINPUT, "%s: corrupt compressed data", in->name), -1;
+            return lpm_err_set(err, LPM_EINPUT, "%s:%lu: corrupt compressed data", in->name, in->lineno + 1), -1;
         if (end)
             in->stream_end = 1;
         else if (in->ceof && consumed == 0 && produced == 0)
-            return lpm_err_set(err, LPM_EINPUT, "%s: truncated compressed data", in->name), -1;
+            return lpm_err_set(err, LPM_EINPUT, "%s:%lu: truncated compressed data", in->name, in->lineno + 1), -1;
     }
     return 0;
 }
