@@ -109,6 +109,11 @@ int lpm_bgpdump_parse_line(char *s, size_t len, int mask_host, lpm_bgpdump_line 
             return bad(why, whysize, "empty next-hop field");
         if (strpbrk(f[8], " \t"))
             return bad(why, whysize, "next hop '%.60s' is not one token", f[8]);
+        /* bgpdump prints INADDR_NONE when a route has no next hop. */
+        if (!strcmp(f[8], "255.255.255.255")) {
+            out->nh = NULL;
+            out->nhlen = 0;
+        }
     }
     out->kind = kind;
     return 0;
