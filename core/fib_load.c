@@ -18,8 +18,18 @@ const char *lpm_fib_missing_nh(const lpm_fib_opts *o, const lpm_prefix *p, char 
     h ^= h >> 31;
     h *= 0xBF58476D1CE4E5B9ULL;
     h ^= h >> 29;
-    int k = snprintf(lab, 16, "h%u", (unsigned)(h % SYNTH_LABELS));
-    *len = (size_t)k;
+    /* "h" and the decimal label, without printf: this runs per line. */
+    unsigned v = (unsigned)(h % SYNTH_LABELS);
+    char d[8];
+    size_t k = 0, n = 0;
+    do
+        d[k++] = (char)('0' + v % 10);
+    while ((v /= 10) && k < sizeof d);
+    lab[n++] = 'h';
+    while (k)
+        lab[n++] = d[--k];
+    lab[n] = '\0';
+    *len = n;
     return lab;
 }
 
