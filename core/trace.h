@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "err.h"
 #include "fib.h"
@@ -56,6 +57,8 @@ int lpm_trace_random_match_set(const lpm_fib *f, lpm_prefix **out, size_t *n, lp
  * allowed). *family is set from the first address; mixing is an error. */
 int lpm_trace_load(const char *path, lpm_addr **out, size_t *n, int *family, lpm_err *err);
 int lpm_trace_write(const char *path, const lpm_addr *a, size_t n, int family, lpm_err *err);
+/* Appends n lines to an open stream (the caller flushes and closes). */
+int lpm_trace_write_fp(FILE *fp, const lpm_addr *a, size_t n, int family, lpm_err *err);
 
 /* Update traces. */
 typedef struct lpm_update {

@@ -106,20 +106,16 @@ static size_t put_v4(char *b, uint32_t v)
     return k;
 }
 
-int lpm_trace_write(const char *path, const lpm_addr *a, size_t n, int family, lpm_err *err)
+int lpm_trace_write_fp(FILE *fp, const lpm_addr *a, size_t n, int family, lpm_err *err)
 {
     if (family != LPM_AF_INET && family != LPM_AF_INET6)
         return lpm_err_set(err, LPM_EINPUT, "trace: family must be 4 or 6");
-    int to_stdout = !strcmp(path, "-");
-    FILE *fp = to_stdout ? stdout : fopen(path, "w");
-    if (!fp)
-        return lpm_err_set(err, LPM_EFAIL, "%s: %s", path, strerror(errno));
     char buf[1 << 16];
     size_t used = 0;
-    int bad = 0;
-    for (size_t i = 0; i < n && !bad; i++) {
+    for (size_t i = 0; i < n; i++) {
         if (used > sizeof buf - 64) {
-            bad = fwrite(buf, 1, used, fp) != used;
+            if (fwrite(buf, 1, used, fp) != used)
+                return lpm_err_set(err, LPM_EFAIL, "write error: %s", strerror(errno));
             used = 0;
         }
         if (family == LPM_AF_INET) {
@@ -130,13 +126,22 @@ int lpm_trace_write(const char *path, const lpm_addr *a, size_t n, int family, l
             buf[used++] = '\n';
         }
     }
-    if (!bad && used)
-        bad = fwrite(buf, 1, used, fp) != used;
-    if (to_stdout)
-        bad |= fflush(fp) != 0;
-    else
-        bad |= fclose(fp) != 0;
-    if (bad)
+    if (used && fwrite(buf, 1, used, fp) != used)
+        return lpm_err_set(err, LPM_EFAIL, "write error: %s", strerror(errno));
+    return LPM_OK;
+}
+
+int lpm_trace_write(const char *path, const lpm_addr *a, size_t n, int family, lpm_err *err)
+{
+    if (family != LPM_AF_INET && family != LPM_AF_INET6)
+        return lpm_err_set(err, LPM_EINPUT, "trace: family must be 4 or 6");
+    int to_stdout = !strcmp(path, "-");
+    FILE *fp = to_stdout ? stdout : fopen(path, "w");
+    if (!fp)
+        return lpm_err_set(err, LPM_EFAIL, "%s: %s", path, strerror(errno));
+    int rc = lpm_trace_write_fp(fp, a, n, family, NULL);
+    int bad = to_stdout ? fflush(fp) != 0 : fclose(fp) != 0;
+    if (rc || bad)
         return lpm_err_set(err, LPM_EFAIL, "%s: write error: %s", to_stdout ? "<stdout>" : path, strerror(errno));
     return LPM_OK;
 }
