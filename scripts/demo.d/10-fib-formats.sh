@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # title: table formats: compressed, bgpdump text with two peers, MRT, round trip
 set -euo pipefail
+case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac # we work inside $W
 cd "$W"
 # The synthetic table, compressed three ways: same table each time.
 "$BIN" fib convert --fib v4.fib -o plain.txt
