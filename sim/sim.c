@@ -1,7 +1,9 @@
 /* The simulator core: one call of step() is one clock cycle, following the
  * numbered steps of docs/microarchitecture.md in that order. Slots are small
  * integers so a cycle touches a few cache lines besides the image reads:
- * 0 idle, k > 0 request pool entry k-1, k < 0 bubble ring entry -k-1. */
+ * 0 idle, k > 0 pool entry k-1 (a lookup, or a bubble: bubbles travel the
+ * dispatch window, queue 0 and the stages exactly like a lookup that enters
+ * at stage 0 and reads every stage). */
 #include "sim.h"
 
 #include <stdarg.h>
@@ -16,6 +18,7 @@ typedef struct req {
     uint32_t tag;
     uint32_t hops;      /* stages passed, a guard against walks that never end */
     uint32_t next_free;
+    int32_t bub;        /* -1: a lookup; else its bubble ring entry */
 } req;
 
 typedef struct fifo {
@@ -33,17 +36,18 @@ struct lpm_sim {
     uint32_t pool_n, free_head;
     uint32_t *win;              /* dispatch window: pool slots in input order */
     unsigned win_n;
-    lpm_sim_bubble *bub;        /* ring of n + 1 bubbles in flight */
-    unsigned bub_head, bub_n;
+    lpm_sim_bubble *bub;        /* bubbles in flight, indexed like the pool */
     lpm_sim_bubble pending;     /* next bubble from the source */
+    uint64_t bubble_seq;
+    char tokbuf[32];
     int have_pending, bsrc_done;
     lpm_sim_result *rob;        /* cfg.rob entries, id % rob */
     uint8_t *rob_valid;
     uint64_t rob_head, rob_alloc;
     lpm_sim_result *exits;      /* this cycle's exits, in exit order */
     unsigned nexits;
-    uint64_t next_id, cycle, last_dispatch;
-    int src_done, have_last_dispatch, closed;
+    uint64_t next_id, cycle;
+    int src_done, closed;
     lpm_sim_stats st;
     lpm_sim_bubble_hook bhook;
     void *bhook_ctx;
@@ -89,7 +93,7 @@ int lpm_sim_new(lpm_sim **out, const lpm_sim_walker *w, const lpm_sim_cfg *cfg, 
     s->q = calloc(n, sizeof *s->q);
     s->pool = calloc(s->pool_n, sizeof *s->pool);
     s->win = calloc(cfg->width, sizeof *s->win);
-    s->bub = calloc(n + 1, sizeof *s->bub);
+    s->bub = calloc(s->pool_n, sizeof *s->bub);
     s->exits = calloc(n + cfg->width, sizeof *s->exits);
     s->st.qhist = calloc((size_t)n * (cfg->queue + 1 < LPM_SIM_QHIST_MAX ? cfg->queue + 1 : LPM_SIM_QHIST_MAX),
                          sizeof *s->st.qhist);
@@ -174,6 +178,17 @@ static void ev_add(lpm_sim *s, const char *fmt, ...)
     s->ev_len += (size_t)k;
 }
 
+/* The log's name of a slot: a lookup's id, or "b" and a bubble's number. */
+static const char *tok(lpm_sim *s, uint32_t k)
+{
+    const req *r = &s->pool[k - 1];
+    if (r->bub < 0)
+        snprintf(s->tokbuf, sizeof s->tokbuf, "%llu", (unsigned long long)r->id);
+    else
+        snprintf(s->tokbuf, sizeof s->tokbuf, "b%llu", (unsigned long long)s->bub[r->bub].seq);
+    return s->tokbuf;
+}
+
 static void log_cycle(lpm_sim *s, const uint8_t *read)
 {
     FILE *fp = s->cfg.cycle_log;
@@ -182,10 +197,8 @@ static void log_cycle(lpm_sim *s, const uint8_t *read)
         int32_t x = s->cur[i];
         if (x == 0)
             fputs(" -", fp);
-        else if (x > 0)
-            fprintf(fp, " %llu%s", (unsigned long long)s->pool[x - 1].id, read[i] ? "" : "~");
         else
-            fprintf(fp, " b%llu%s", (unsigned long long)s->bub[-x - 1].seq, read[i] ? "" : "~");
+            fprintf(fp, " %s%s", tok(s, (uint32_t)x), read[i] ? "" : "~");
     }
     fputs(" Q", fp);
     for (unsigned i = 0; i < s->n; i++)
@@ -268,6 +281,63 @@ typedef struct run_io {
     void *sink_ctx;
 } run_io;
 
+/* Takes the next item into the dispatch window: a ready bubble first, then
+ * an arrived request. Returns 1, 0 when nothing can come this cycle, or -1. */
+static int refill_one(lpm_sim *s, const run_io *io, lpm_err *err)
+{
+    const unsigned n = s->n;
+    if (s->have_pending && s->pending.ready <= s->cycle) {
+        uint32_t k = pool_get(s);
+        req *r = &s->pool[k - 1];
+        r->bub = (int32_t)(k - 1);
+        lpm_sim_bubble *b = &s->bub[k - 1];
+        *b = s->pending;
+        b->seq = s->bubble_seq++;
+        s->have_pending = 0;
+        r->dit_cycle = s->cycle;
+        r->hops = 0;
+        for (unsigned j = 0; j < b->nw; j++)
+            if (b->w[j].stage == LPM_SIM_DIT)
+                s->w.write(s->w.ctx, LPM_SIM_DIT, b->w[j].addr, b->w[j].word);
+        if (s->bhook)
+            s->bhook(s->bhook_ctx, b, 0);
+        s->win[s->win_n++] = k;
+        ev_add(s, "win:b%llu", (unsigned long long)b->seq);
+        return 1;
+    }
+    if (s->src_done)
+        return 0;
+    if (s->cfg.load > 0 && (double)s->cycle < (double)s->next_id / s->cfg.load)
+        return 0;
+    lpm_addr key;
+    int got = io->src(io->src_ctx, &key, err);
+    if (got < 0)
+        return -1;
+    if (got == 0) {
+        s->src_done = 1;
+        return 0;
+    }
+    uint32_t k = pool_get(s);
+    req *r = &s->pool[k - 1];
+    memset(&r->v, 0, sizeof r->v);
+    r->v.key = key;
+    r->v.best_nh = LPM_NH_NONE;
+    r->bub = -1;
+    s->w.dispatch(s->w.ctx, &key, &r->v);
+    if (!r->v.done && r->v.stage >= n) {
+        lpm_err_set(err, LPM_EFAIL, "request %llu: the direct index table names stage %u of %u",
+                    (unsigned long long)s->next_id, r->v.stage, n);
+        return -2;
+    }
+    r->id = s->next_id++;
+    r->dit_cycle = s->cycle;
+    r->hops = 0;
+    r->tag = s->dhook ? s->dhook(s->dhook_ctx, r->id, &key) : 0;
+    s->win[s->win_n++] = k;
+    ev_add(s, "win:%llu", (unsigned long long)r->id);
+    return 1;
+}
+
 static int step(lpm_sim *s, const run_io *io, lpm_err *err)
 {
     const unsigned n = s->n, Q = s->cfg.queue, W = s->cfg.width;
@@ -277,7 +347,8 @@ static int step(lpm_sim *s, const run_io *io, lpm_err *err)
     int rc;
     s->nexits = 0;
 
-    /* 1. Reorder buffer release (results that exited in earlier cycles). */
+    /* 1. Reorder buffer release: up to W results that exited in earlier
+     * cycles, from the head, in input order. */
     uint64_t rob_head_reg = s->rob_head;
     if (s->cfg.rob) {
         for (unsigned k = 0; k < W && s->rob_head < s->rob_alloc; k++) {
@@ -294,63 +365,52 @@ static int step(lpm_sim *s, const run_io *io, lpm_err *err)
         }
     }
 
-    /* 2. Stage selection: passing slot, else (stage 0) a ready bubble, else
-     * the queue head. */
+    /* 2. Stage selection: the slot passing from the stage before, else the
+     * head of the stage's own queue. */
     for (unsigned i = 0; i < n; i++) {
         int32_t in;
         if (s->w.ring)
             in = s->out[i == 0 ? n - 1 : i - 1];
         else
             in = i == 0 ? 0 : s->out[i - 1];
-        if (in) {
-            s->cur[i] = in;
+        s->cur[i] = in;
+        if (in)
             continue;
-        }
-        if (i == 0 && s->have_pending && s->pending.ready <= s->cycle) {
-            unsigned b = (s->bub_head + s->bub_n) % (n + 1);
-            s->bub[b] = s->pending;
-            s->bub[b].seq = st->bubbles;
-            s->bub_n++;
-            s->have_pending = 0;
-            s->cur[0] = -(int32_t)b - 1;
-            st->bubbles++;
-            st->bubble_wait += s->cycle - s->pending.ready;
-            if (s->bhook)
-                s->bhook(s->bhook_ctx, &s->bub[b], 0);
-            ev_add(s, "bub:%llu", (unsigned long long)s->bub[b].seq);
-            continue;
-        }
         fifo *f = &s->q[i];
         if (f->n) {
             uint32_t k = s->qbuf[(size_t)i * Q + f->head];
             f->head = f->head + 1 == Q ? 0 : f->head + 1;
             f->n--;
             s->cur[i] = (int32_t)k;
-            ev_add(s, "pop%u:%llu", i, (unsigned long long)s->pool[k - 1].id);
-            continue;
+            ev_add(s, "pop%u:%s", i, tok(s, k));
         }
-        s->cur[i] = 0;
     }
 
-    /* 3. Dispatch: the window in input order, up to W requests. */
+    /* 3. Dispatch: the window in input order; each item enters its stage
+     * directly when that stage is still idle, else joins its queue; the
+     * first one that can do neither stalls the rest. */
     unsigned taken = 0;
+    uint32_t dit_done[64];
+    unsigned ndit = 0;
     for (; taken < s->win_n; taken++) {
         uint32_t k = s->win[taken];
         req *r = &s->pool[k - 1];
-        if (s->cfg.rob && r->id >= rob_head_reg + s->cfg.rob) {
+        int is_bub = r->bub >= 0;
+        if (!is_bub && s->cfg.rob && r->id >= rob_head_reg + s->cfg.rob) {
             ev_add(s, "stall:rob");
             if (win)
                 st->stall_rob++;
             break;
         }
-        if (r->v.done) {
+        if (!is_bub && r->v.done) {
             ev_add(s, "dit:%llu", (unsigned long long)r->id);
             st->dit_answers++;
+            dit_done[ndit++] = k;
         } else {
-            unsigned e = r->v.stage;
+            unsigned e = is_bub ? 0 : r->v.stage;
             if (s->cur[e] == 0) {
                 s->cur[e] = (int32_t)k;
-                ev_add(s, "in%u:%llu", e, (unsigned long long)r->id);
+                ev_add(s, "in%u:%s", e, tok(s, k));
             } else if (s->q[e].n < Q) {
                 fifo *f = &s->q[e];
                 uint32_t pos = f->head + f->n;
@@ -358,7 +418,7 @@ static int step(lpm_sim *s, const run_io *io, lpm_err *err)
                     pos -= Q;
                 s->qbuf[(size_t)e * Q + pos] = k;
                 f->n++;
-                ev_add(s, "push%u:%llu", e, (unsigned long long)r->id);
+                ev_add(s, "push%u:%s", e, tok(s, k));
             } else {
                 ev_add(s, "stall:q%u", e);
                 if (win)
@@ -366,50 +426,22 @@ static int step(lpm_sim *s, const run_io *io, lpm_err *err)
                 break;
             }
         }
-        if (s->cfg.rob)
+        if (!is_bub && s->cfg.rob)
             s->rob_alloc = r->id + 1;
-        s->last_dispatch = s->cycle;
-        s->have_last_dispatch = 1;
     }
-    /* DIT answers exit after the stages' exits: keep them aside. */
-    uint32_t dit_done[64];
-    unsigned ndit = 0;
-    for (unsigned j = 0; j < taken; j++)
-        if (s->pool[s->win[j] - 1].v.done)
-            dit_done[ndit++] = s->win[j];
     memmove(s->win, s->win + taken, (s->win_n - taken) * sizeof *s->win);
     s->win_n -= taken;
 
-    /* 4. Window refill: arrived requests read the direct index table. */
-    while (s->win_n < W && !s->src_done) {
-        if (s->cfg.load > 0 && (double)s->cycle < (double)s->next_id / s->cfg.load)
-            break;
-        lpm_addr key;
-        int got = io->src(io->src_ctx, &key, err);
-        if (got < 0)
+    /* 4. Window refill: bubbles that are ready, then arrived requests, read
+     * the direct index table (a bubble writes it). */
+    while (s->win_n < W) {
+        int got = refill_one(s, io, err);
+        if (got == -1)
             return LPM_EINPUT;
-        if (got == 0) {
-            s->src_done = 1;
+        if (got < 0)
+            return LPM_EFAIL;
+        if (got == 0)
             break;
-        }
-        uint32_t k = pool_get(s);
-        req *r = &s->pool[k - 1];
-        memset(&r->v, 0, sizeof r->v);
-        r->v.key = key;
-        r->v.best_nh = LPM_NH_NONE;
-        s->w.dispatch(s->w.ctx, &key, &r->v);
-        if (!r->v.done && r->v.stage >= n)
-            return lpm_err_set(err, LPM_EFAIL, "request %llu: the direct index table names stage %u of %u",
-                               (unsigned long long)s->next_id, r->v.stage, n);
-        if (!s->w.ring && !r->v.done && r->v.stage != 0)
-            return lpm_err_set(err, LPM_EFAIL, "request %llu: a linear pipeline is entered at stage 0, not %u",
-                               (unsigned long long)s->next_id, r->v.stage);
-        r->id = s->next_id++;
-        r->dit_cycle = s->cycle;
-        r->hops = 0;
-        r->tag = s->dhook ? s->dhook(s->dhook_ctx, r->id, &key) : 0;
-        s->win[s->win_n++] = k;
-        ev_add(s, "win:%llu", (unsigned long long)r->id);
     }
 
     /* 5. Stage reads and writes; what does not finish moves on. */
@@ -422,8 +454,11 @@ static int step(lpm_sim *s, const run_io *io, lpm_err *err)
             continue;
         if (win)
             st->busy[i]++;
-        if (x < 0) {
-            lpm_sim_bubble *b = &s->bub[-x - 1];
+        req *r = &s->pool[x - 1];
+        if (r->bub >= 0) {
+            lpm_sim_bubble *b = &s->bub[r->bub];
+            if (i == 0)
+                st->bubble_wait += s->cycle - b->ready;
             for (unsigned j = 0; j < b->nw; j++)
                 if (b->w[j].stage == i) {
                     s->w.write(s->w.ctx, i, b->w[j].addr, b->w[j].word);
@@ -432,14 +467,13 @@ static int step(lpm_sim *s, const run_io *io, lpm_err *err)
             if (i + 1 < n) {
                 s->out[i] = x;
             } else {
+                st->bubbles++;
                 if (s->bhook)
                     s->bhook(s->bhook_ctx, b, 1);
-                s->bub_head = (s->bub_head + 1) % (n + 1);
-                s->bub_n--;
+                pool_put(s, (uint32_t)x);
             }
             continue;
         }
-        req *r = &s->pool[x - 1];
         if (!r->v.done && r->v.stage == i) {
             s->w.visit(s->w.ctx, &r->v);
             read[i] = 1;
@@ -502,7 +536,7 @@ static int step(lpm_sim *s, const run_io *io, lpm_err *err)
 
 static int busy(const lpm_sim *s)
 {
-    if (!s->src_done || !s->bsrc_done || s->win_n || s->have_pending || s->bub_n || s->rob_head < s->rob_alloc)
+    if (!s->src_done || !s->bsrc_done || s->win_n || s->have_pending || s->rob_head < s->rob_alloc)
         return 1;
     for (unsigned i = 0; i < s->n; i++)
         if (s->out[i] || s->q[i].n)

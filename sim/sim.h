@@ -26,7 +26,9 @@ typedef struct lpm_sim_walker {
     void (*write)(void *ctx, unsigned stage, uint32_t addr, uint64_t word);
 } lpm_sim_walker;
 
-/* One write of a bubble; a bubble carries at most one per stage. */
+/* One write of a bubble; a bubble carries at most one per stage, and at
+ * most one into the direct index table (stage LPM_SIM_DIT). */
+#define LPM_SIM_DIT 0xFFFFu
 typedef struct lpm_sim_write {
     unsigned stage;
     uint32_t addr;
@@ -37,8 +39,8 @@ typedef struct lpm_sim_write {
 
 typedef struct lpm_sim_bubble {
     unsigned nw;
-    lpm_sim_write w[LPM_SIM_MAX_STAGES];
-    uint64_t ready;   /* first cycle it may enter stage 0 */
+    lpm_sim_write w[LPM_SIM_MAX_STAGES + 1];
+    uint64_t ready;   /* first cycle it may enter the dispatch window */
     uint64_t update;  /* the update it belongs to (for reports) */
     uint64_t seq;     /* set by the simulator: 0, 1, ... in entry order */
 } lpm_sim_bubble;
@@ -92,7 +94,8 @@ typedef struct lpm_sim_stats {
     uint64_t *lat_hist;        /* LPM_SIM_LAT_BUCKETS */
     uint64_t loops_sum, loops_max, visits_sum;
     uint64_t rob_sum, rob_max;
-    uint64_t bubbles, bubble_wait;  /* bubbles applied; cycles they waited */
+    uint64_t bubbles, bubble_wait;  /* bubbles through the last stage; cycles
+                                       from ready to entering stage 0 */
 } lpm_sim_stats;
 
 typedef struct lpm_sim lpm_sim;
@@ -101,8 +104,8 @@ int lpm_sim_new(lpm_sim **out, const lpm_sim_walker *w, const lpm_sim_cfg *cfg, 
 void lpm_sim_free(lpm_sim *s);
 
 /* Runs until the source is exhausted and every lookup and bubble is out.
- * Bubbles (bsrc may be NULL) enter in file order, each from its ready
- * cycle. Returns LPM_OK, or the source's/sink's failure. */
+ * Bubbles (bsrc may be NULL) come in file order with non-decreasing ready
+ * cycles. Returns LPM_OK, or the source's/sink's failure. */
 int lpm_sim_run(lpm_sim *s, lpm_sim_source_fn src, void *src_ctx,
                 lpm_sim_bubble_fn bsrc, void *bsrc_ctx,
                 lpm_sim_sink_fn sink, void *sink_ctx, lpm_err *err);
@@ -112,8 +115,9 @@ const lpm_sim_stats *lpm_sim_get_stats(const lpm_sim *s);
 /* Latency percentile (0..100) from the histogram. */
 uint64_t lpm_sim_latency_pct(const lpm_sim_stats *st, double pct);
 
-/* Hook called at the cycle a bubble enters stage 0 and the cycle it leaves
- * the last stage (for shadow images that judge consistency). */
+/* Hook called at the cycle a bubble enters the dispatch window (and writes
+ * the direct index table) and the cycle it leaves the last stage (for
+ * shadow images that judge consistency). */
 typedef void (*lpm_sim_bubble_hook)(void *ctx, const lpm_sim_bubble *b, int leaving);
 void lpm_sim_set_bubble_hook(lpm_sim *s, lpm_sim_bubble_hook fn, void *ctx);
 /* Hook called when a request reads the direct index table; what it returns

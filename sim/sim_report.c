@@ -63,8 +63,8 @@ void lpm_sim_report_table(FILE *fp, const lpm_sim_report *r)
             r->ring ? "ring" : "linear", n, r->cfg->queue, r->cfg->width, r->cfg->rob, r->burst, r->cfg->load);
     fprintf(fp, "%-22s %s\n", "traffic", r->source);
     fprintf(fp, "%-22s %" PRIu64 " lookups in %" PRIu64 " cycles\n", "run", st->requests, st->cycles);
-    fprintf(fp, "%-22s cycles %" PRIu64 "..%" PRIu64 " (%" PRIu64 " cycles, %" PRIu64 " exits)\n", "steady window",
-            st->win_start, st->win_end, wc, st->win_exits);
+    fprintf(fp, "%-22s cycles %" PRIu64 "-%" PRIu64 " (%" PRIu64 " cycles, %" PRIu64 " exits)\n", "steady window",
+            st->win_start, wc ? st->win_end - 1 : st->win_start, wc, st->win_exits);
     fprintf(fp, "%-22s %.4f\n", "LPC", st->lpc);
     fprintf(fp, "%-22s %.4f\n", "utilisation", st->util);
     fprintf(fp, "%-22s %" PRIu64 " (queue full), %" PRIu64 " (rob full)\n", "dispatcher stalls", st->stall_queue, st->stall_rob);
@@ -77,8 +77,11 @@ void lpm_sim_report_table(FILE *fp, const lpm_sim_report *r)
     if (st->bubbles || r->update_rate > 0)
         fprintf(fp, "%-22s %" PRIu64 " applied, %" PRIu64 " cycles waited (%g updates/s at %g MHz)\n", "bubbles",
                 st->bubbles, st->bubble_wait, r->update_rate, r->clock_mhz);
-    fprintf(fp, "%-22s %" PRIu64 " checked against the %s, %" PRIu64 " mismatches\n", "check", r->checked,
-            r->check_against, r->mismatches);
+    if (r->checked)
+        fprintf(fp, "%-22s %" PRIu64 " checked against the %s, %" PRIu64 " mismatches\n", "check", r->checked,
+                r->check_against, r->mismatches);
+    else
+        fprintf(fp, "%-22s off\n", "check");
     if (r->ref_checked)
         fprintf(fp, "%-22s %" PRIu64 " checked, %" PRIu64 " mismatches\n", "reference LPM", r->ref_checked, r->ref_mismatches);
     fprintf(fp, "\n%5s %8s %9s %6s\n", "stage", "util", "queue", "qmax");

@@ -1,6 +1,5 @@
 #include "walk_image.h"
 
-#if LPM_SIM_HAVE_IMAGE
 static void img_dispatch(void *ctx, const lpm_addr *key, lpm_visit *v)
 {
     lpm_image_dispatch(ctx, key, v);
@@ -32,6 +31,3 @@ int lpm_sim_image_entry(void *img, const lpm_addr *key)
     lpm_image_dispatch(img, key, &v);
     return v.done ? -1 : (int)v.stage;
 }
-#else
-typedef int lpm_sim_walk_image_unused; /* ISO C wants a declaration */
-#endif

@@ -4,10 +4,7 @@
 
 #include "sim.h"
 
-#if LPM_SIM_HAVE_IMAGE
 void lpm_sim_image_walker(lpm_image *img, lpm_sim_walker *w);
 /* Entry class for burst grouping: entry stage, or -1 for DIT answers. */
 int lpm_sim_image_entry(void *img, const lpm_addr *key);
-#endif
-
 #endif

@@ -39,7 +39,8 @@ static void synth_write(void *ctx, unsigned stage, uint32_t addr, uint64_t word)
 {
     lpm_sim_synth *sy = ctx;
     (void)addr;
-    sy->word[stage] = word;
+    if (stage < sy->stages) /* the DIT of a synthetic pipeline has no words */
+        sy->word[stage] = word;
 }
 
 void lpm_sim_synth_init(lpm_sim_synth *sy, unsigned stages, int ring, lpm_sim_walker *w)
