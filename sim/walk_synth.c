@@ -22,7 +22,8 @@ static void synth_dispatch(void *ctx, const lpm_addr *key, lpm_visit *v)
 static void synth_visit(void *ctx, lpm_visit *v)
 {
     const lpm_sim_synth *sy = ctx;
-    v->best_nh = (uint32_t)sy->word[v->stage];
+    if (sy->word[v->stage]) /* a nonzero word carries a next hop (V set) */
+        v->best_nh = (uint32_t)sy->word[v->stage];
     v->visits++;
     if (v->visits >= v->bitpos || (!sy->ring && v->stage + 1 == sy->stages)) {
         v->done = 1;

@@ -1,8 +1,9 @@
 /* A synthetic pipeline for the simulator: no trie, only the shape of the
  * walks. A request's key says where it enters and how many stages it reads
  * (CAMP's "every request traverses all 24 stages" experiment is exactly
- * this), and each stage holds one word that a read copies into best_nh, so
- * tests can watch bubbles change what lookups see. */
+ * this), and each stage holds one word; a read of a nonzero word makes it
+ * the best next hop (words start at 0: no route), so tests can watch
+ * bubbles change what lookups see. */
 #ifndef LPM_SIM_WALK_SYNTH_H
 #define LPM_SIM_WALK_SYNTH_H
 
