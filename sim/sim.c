@@ -85,8 +85,9 @@ int lpm_sim_new(lpm_sim **out, const lpm_sim_walker *w, const lpm_sim_cfg *cfg, 
     s->cfg = *cfg;
     s->n = w->stages;
     unsigned n = s->n;
-    /* In flight at once: the window, the queues, the stages. */
-    s->pool_n = cfg->width + n * cfg->queue + n + 1;
+    /* In flight at once: the stages, the queues, the window, and the DIT
+     * answers dispatched this cycle while the window refills. */
+    s->pool_n = 2 * cfg->width + n * cfg->queue + n + 1;
     s->cur = calloc(n, sizeof *s->cur);
     s->out = calloc(n, sizeof *s->out);
     s->qbuf = calloc((size_t)n * (cfg->queue ? cfg->queue : 1), sizeof *s->qbuf);
@@ -286,6 +287,10 @@ typedef struct run_io {
 static int refill_one(lpm_sim *s, const run_io *io, lpm_err *err)
 {
     const unsigned n = s->n;
+    if (!s->free_head) { /* cannot happen: the pool is sized for the worst case */
+        lpm_err_set(err, LPM_EFAIL, "internal error: request pool exhausted");
+        return -2;
+    }
     if (s->have_pending && s->pending.ready <= s->cycle) {
         uint32_t k = pool_get(s);
         req *r = &s->pool[k - 1];
