@@ -1,7 +1,8 @@
-/* The bubble file (docs/cli-sim.md): one write per line,
- *   BUBBLE UPDATE STAGE ADDRESS WORD
- * bubble and update numbers non-decreasing, STAGE a stage or DIT (65535),
- * at most one write per stage and one DIT write per bubble. */
+/* The bubble stream that lpmpipe update --bubbles writes (docs/cli-mapper.md):
+ *   U <update> <op> <prefix> <nh> writes=.. bubbles=..
+ *   B <bubble> STAGE:ADDR:WORD ...   (STAGE D: the DIT; WORD hexadecimal)
+ *   R <update> <reason>              (a rebuild: the stream stops there)
+ * Read one bubble at a time (streaming). */
 #ifndef LPM_SIM_BUBBLE_FILE_H
 #define LPM_SIM_BUBBLE_FILE_H
 
@@ -14,10 +15,9 @@ typedef struct lpm_sim_bfile {
     lpm_input *in;
     unsigned stages;
     double cpu;          /* cycles per update */
-    uint64_t last_bubble, last_update;
-    lpm_sim_write held;  /* first write of the next bubble, read ahead */
-    uint64_t held_update;
-    int have_held;
+    uint64_t update;     /* the current U line's number */
+    uint64_t updates, bubbles, rebuild_at;
+    int stopped;
 } lpm_sim_bfile;
 
 int lpm_sim_bfile_open(lpm_sim_bfile *bf, const char *path, unsigned stages, double cycles_per_update, lpm_err *err);
