@@ -18,6 +18,15 @@ typedef struct lpm_sim_bfile {
     uint64_t update;     /* the current U line's number */
     uint64_t updates, bubbles, rebuild_at;
     int stopped;
+    /* The current update's bubbles, read ahead (an update is judged as a
+     * whole: all its writes are in uw). */
+    lpm_sim_bubble *ub;
+    size_t nub, cap_ub, next_ub;
+    lpm_sim_write *uw;
+    size_t nuw, cap_uw;
+    char *held;          /* a U or R line read ahead, waiting */
+    size_t held_cap;
+    int have_held;
 } lpm_sim_bfile;
 
 int lpm_sim_bfile_open(lpm_sim_bfile *bf, const char *path, unsigned stages, double cycles_per_update, lpm_err *err);

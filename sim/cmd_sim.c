@@ -68,6 +68,14 @@ typedef struct check_ctx {
     uint64_t checked, mismatches, ref_checked, ref_mismatches;
     uint64_t count, id_sum, last_id;
     int ordered;
+    /* Updates in flight, judged whole: the writes of every update whose
+     * first bubble entered and whose last bubble has not left, in order. */
+    const lpm_sim_bfile *bf;
+    lpm_sim_write *fw;        /* concatenated writes */
+    size_t fw_n, fw_cap, fw_head;
+    size_t *fu_end;           /* per update in flight: end offset in fw */
+    size_t fu_n, fu_cap, fu_head;
+    int oom;
 } check_ctx;
 
 static const char *nh_name(const check_ctx *c, uint32_t nh, char *buf, size_t n)
@@ -76,6 +84,10 @@ static const char *nh_name(const check_ctx *c, uint32_t nh, char *buf, size_t n)
         return "-";
     if (c->synthetic || !c->nh) {
         snprintf(buf, n, "%" PRIu32, nh);
+        return buf;
+    }
+    if (nh >= c->nh->n) { /* a next hop an update brought: the image has no name for it */
+        snprintf(buf, n, "#%" PRIu32, nh);
         return buf;
     }
     return lpm_nhtab_name(c->nh, nh);
@@ -106,12 +118,49 @@ static uint32_t dit_hook(void *ctx, uint64_t id, const lpm_addr *key)
     return lpm_image_lookup(c->sh_exit, key);
 }
 
+/* "Before" is the table with every update whose last bubble has left the
+ * pipeline; "after" the table with every update whose first bubble has
+ * entered. A lookup must answer as one of the two at its output. */
 static void bubble_hook(void *ctx, const lpm_sim_bubble *b, int leaving)
 {
     check_ctx *c = ctx;
-    lpm_image *sh = leaving ? c->sh_exit : c->sh_enter;
-    for (unsigned j = 0; j < b->nw; j++)
-        lpm_image_write(sh, b->w[j].stage, b->w[j].addr, b->w[j].word);
+    if (!leaving && b->first) {
+        const lpm_sim_bfile *bf = c->bf;
+        if (c->fw_head == c->fw_n)
+            c->fw_head = c->fw_n = 0;
+        if (c->fw_n + bf->nuw > c->fw_cap) {
+            size_t cap = (c->fw_n + bf->nuw) * 2;
+            lpm_sim_write *p = realloc(c->fw, cap * sizeof *p);
+            if (!p) {
+                c->oom = 1;
+                return;
+            }
+            c->fw = p;
+            c->fw_cap = cap;
+        }
+        if (c->fu_head == c->fu_n)
+            c->fu_head = c->fu_n = 0;
+        if (c->fu_n == c->fu_cap) {
+            size_t cap = c->fu_cap ? c->fu_cap * 2 : 16;
+            size_t *p = realloc(c->fu_end, cap * sizeof *p);
+            if (!p) {
+                c->oom = 1;
+                return;
+            }
+            c->fu_end = p;
+            c->fu_cap = cap;
+        }
+        for (size_t j = 0; j < bf->nuw; j++) {
+            c->fw[c->fw_n++] = bf->uw[j];
+            lpm_image_write(c->sh_enter, bf->uw[j].stage, bf->uw[j].addr, bf->uw[j].word);
+        }
+        c->fu_end[c->fu_n++] = c->fw_n;
+    }
+    if (leaving && b->last && c->fu_head < c->fu_n) {
+        size_t end = c->fu_end[c->fu_head++];
+        for (; c->fw_head < end; c->fw_head++)
+            lpm_image_write(c->sh_exit, c->fw[c->fw_head].stage, c->fw[c->fw_head].addr, c->fw[c->fw_head].word);
+    }
 }
 
 static int sink(void *ctx, const lpm_sim_result *r, lpm_err *err)
@@ -496,6 +545,7 @@ int lpm_cmd_sim(int argc, char **argv)
                 rc = 1;
                 goto out;
             }
+            cc.bf = &bf;
             lpm_sim_set_dit_hook(sim, dit_hook, &cc);
             lpm_sim_set_bubble_hook(sim, bubble_hook, &cc);
         }
@@ -511,6 +561,11 @@ int lpm_cmd_sim(int argc, char **argv)
     double dt = now_s() - t0;
     if (rc) {
         fprintf(stderr, "%s\n", err.msg);
+        goto out;
+    }
+    if (cc.oom) {
+        lpm_cli_error(cmd, "out of memory");
+        rc = 1;
         goto out;
     }
     const lpm_sim_stats *st = lpm_sim_get_stats(sim);
@@ -545,6 +600,8 @@ out:
     if (fflush(stdout) && !rc)
         rc = 1;
     free(ms.a);
+    free(cc.fw);
+    free(cc.fu_end);
     lpm_sim_free(sim);
     lpm_sim_bfile_close(&bf);
     lpm_sim_file_src_close(&fs);

@@ -41,7 +41,8 @@ typedef struct lpm_sim_bubble {
     unsigned nw;
     lpm_sim_write w[LPM_SIM_MAX_STAGES + 1];
     uint64_t ready;   /* first cycle it may enter the dispatch window */
-    uint64_t update;  /* the update it belongs to (for reports) */
+    uint64_t update;  /* the update it belongs to */
+    int first, last;  /* first / last bubble of its update */
     uint64_t seq;     /* set by the simulator: 0, 1, ... in entry order */
 } lpm_sim_bubble;
 
