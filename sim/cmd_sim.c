@@ -39,7 +39,8 @@ static void help(FILE *fp)
             "  --queue Q           per-stage queue depth, 0 = no queues (default 16)\n"
             "  --issue-width W     requests the dispatcher handles per cycle (default 1)\n"
             "  --burst B           runs of requests with one entry stage, geometric with\n"
-            "                      mean B (default 1: no runs)\n"
+            "                      mean B (default 1: no runs); with an image, a run is\n"
+            "                      the next trace addresses of its first one's entry stage\n"
             "  --rob R             reorder buffer of R entries: results in input order\n"
             "  --load L            offered requests per cycle (default: continuous backlog)\n"
             "  --updates FILE      bubble file (lpmpipe update --bubbles)\n"
@@ -396,10 +397,6 @@ int lpm_cmd_sim(int argc, char **argv)
         lpm_cli_error(cmd, "--update-rate needs --updates");
         return 2;
     }
-    if (trace && burst > 1.0) {
-        lpm_cli_error(cmd, "--burst regroups generated traffic; a --trace is replayed as it is");
-        return 2;
-    }
     int kind = -1;
     static const char *const kinds[] = { "uniform", "random-match", "table", "zipf" };
     static const int kind_ids[] = { LPM_TRACE_UNIFORM, LPM_TRACE_RANDOM_MATCH, LPM_TRACE_TABLE, LPM_TRACE_ZIPF };
@@ -422,6 +419,8 @@ int lpm_cmd_sim(int argc, char **argv)
     lpm_sim_synth_src ss;
     lpm_sim_file_src fs = { 0 };
     lpm_sim_gen_src gs = { 0 };
+    lpm_sim_burst_src bs = { 0 };
+    int have_bs = 0;
     lpm_sim_bfile bf = { 0 };
     check_ctx cc = { 0 };
     cc.ordered = 1;
@@ -480,13 +479,24 @@ int lpm_cmd_sim(int argc, char **argv)
         src_ctx = &fs;
         snprintf(source, sizeof source, "trace %s", trace);
     } else {
-        if ((rc = lpm_sim_gen_src_init(&gs, &fib, kind, count, seed, burst, lpm_sim_image_entry, img, &err))) {
+        if ((rc = lpm_sim_gen_src_init(&gs, &fib, kind, count, seed, &err))) {
             lpm_cli_error(cmd, "%s", err.msg);
             goto out;
         }
         src = lpm_sim_gen_next;
         src_ctx = &gs;
         snprintf(source, sizeof source, "%s: %" PRIu64 " requests, seed %" PRIu64, gen, count, seed);
+    }
+    if (image && burst > 1.0) {
+        if ((rc = lpm_sim_burst_src_init(&bs, src, src_ctx, burst, seed, w.stages, lpm_sim_image_entry, img, &err))) {
+            lpm_cli_error(cmd, "%s", err.msg);
+            goto out;
+        }
+        have_bs = 1;
+        src = lpm_sim_burst_next;
+        src_ctx = &bs;
+        size_t l = strlen(source);
+        snprintf(source + l, sizeof source - l, ", bursts of one entry stage (mean %g)", burst);
     }
 
     mem_src ms = { 0 };
@@ -606,6 +616,11 @@ out:
     lpm_sim_bfile_close(&bf);
     lpm_sim_file_src_close(&fs);
     lpm_sim_gen_src_free(&gs);
+    if (have_bs) {
+        if (!rc && bs.dropped)
+            fprintf(stderr, "lpmpipe: sim: --burst: %" PRIu64 " addresses dropped (their entry stage's pool was full)\n", bs.dropped);
+        lpm_sim_burst_src_free(&bs);
+    }
     lpm_ref_free(cc.ref);
     lpm_image_free(cc.sh_enter);
     lpm_image_free(cc.sh_exit);
