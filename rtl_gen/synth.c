@@ -1,3 +1,2 @@
 #include "rtl_cmd.h"
-int lpm_rtl_cmd_verify(int argc, char **argv) { (void)argc; (void)argv; return 2; }
 int lpm_rtl_cmd_synth(int argc, char **argv) { (void)argc; (void)argv; return 2; }
