@@ -66,7 +66,11 @@ static int write_cfg(const lpm_rtl_shape *sh, const char *dir, const char *heade
     };
     for (size_t i = 0; i < sizeof kv / sizeof kv[0]; i++)
         fprintf(fp, "#define TB_%s %uu\n", kv[i].k, kv[i].v);
-    return lpm_rtl_close(fp, dir, "tb_cfg.h", err);
+    if ((rc = lpm_rtl_close(fp, dir, "tb_cfg.h", err)) || (rc = lpm_rtl_open(&fp, dir, "tb_cfg.vh", header, "//", err)))
+        return rc;
+    for (size_t i = 0; i < sizeof kv / sizeof kv[0]; i++)
+        fprintf(fp, "localparam TB_%s = %u;\n", kv[i].k, kv[i].v);
+    return lpm_rtl_close(fp, dir, "tb_cfg.vh", err);
 }
 
 static int write_readme(const lpm_image *img, const lpm_rtl_shape *sh, const char *dir, const char *header,
@@ -91,7 +95,7 @@ static int write_readme(const lpm_image *img, const lpm_rtl_shape *sh, const cha
                 "| lpm_dit.v | direct index table (dit.hex) |\n"
                 "| lpm_stage_NN.v | one module per stage, memory from stage_NN.hex |\n"
                 "| tb.cpp, tb_cfg.h | the Verilator testbench `lpmpipe rtl verify` runs |\n"
-                "| tb_icarus.v | the Icarus Verilog testbench (results only) |\n"
+                "| tb_icarus.v, tb_cfg.vh | the Icarus Verilog testbench (results only) |\n"
                 "| Makefile | `make lint`, `make tb` (Verilator), `make icarus` |\n\n");
     fprintf(fp,
             "## Ports of lpm_top (W = %u lanes)\n\n"
@@ -100,7 +104,7 @@ static int write_readme(const lpm_image *img, const lpm_rtl_shape *sh, const cha
             "| req_valid / req_ready | W | request lanes, taken in lane order (lane i only with lanes < i) |\n"
             "| req_id | W x %u | request id; with a reorder buffer ids must count 0, 1, 2, ... |\n"
             "| req_key | W x %u | the address, MSB first |\n"
-            "| bub_valid / bub_ready | W | update bubbles, taken before requests in the same cycle |\n"
+            "| bub_valid / bub_ready | W | update bubbles, one a cycle (lane 0; other lanes are never ready), taken before requests |\n"
             "| bub_data | W x %u | per stage s: {word %u, addr %u, we} at s x %u, then {entry %u, index %u, we} for the DIT |\n"
             "| res_valid, res_id, res_nhv, res_nh | %u lanes | results: id, next-hop index (res_nhv 0: no route); no back-pressure |\n"
             "| busy | 1 | items in flight |\n"
@@ -140,7 +144,7 @@ static int write_makefile(const lpm_rtl_shape *sh, const char *dir, const char *
             "\t$(VERILATOR) --cc --exe --build -j $(JOBS) -O3 -Wno-fatal $(VFLAGS) $(TRACE) \\\n"
             "\t    -CFLAGS \"-O1 -DTB_VCD=$(if $(TRACE),1,0)\" $(SRCS) tb.cpp -o Vlpm_top\n\n"
             "icarus: tb_icarus.vvp\n\n"
-            "tb_icarus.vvp: $(SRCS) tb_icarus.v\n\t$(IVERILOG) -g2005 -o $@ -s tb_icarus $(SRCS) tb_icarus.v\n");
+            "tb_icarus.vvp: $(SRCS) tb_icarus.v tb_cfg.vh\n\t$(IVERILOG) -g2005 -o $@ -s tb_icarus $(SRCS) tb_icarus.v\n");
     return lpm_rtl_close(fp, dir, "Makefile", err);
 }
 

@@ -47,7 +47,8 @@ module lpm_core #(
     output reg  [W-1:0]      req_ready,
     input  wire [W*ID-1:0]   req_id,
     input  wire [W*KB-1:0]   req_key,
-    // update bubbles: per lane, N x {we, addr, word}, then {we, index, entry} for the DIT
+    // update bubbles: per lane, N x {we, addr, word}, then {we, index, entry} for
+    // the DIT; only lane 0 is ever ready (one bubble a cycle, as the simulator)
     input  wire [W-1:0]      bub_valid,
     output reg  [W-1:0]      bub_ready,
     input  wire [W*BW-1:0]   bub_data,
@@ -253,11 +254,13 @@ module lpm_core #(
         go4 = 1'b1;
         bub_ready = {W{1'b0}};
         bq_idx = {W*BQB{1'b0}};
+        // at most one bubble a cycle (lane 0): the simulator fetches the
+        // next bubble once per cycle, so a second one waits for the next
         for (k4 = 0; k4 < W; k4 = k4 + 1) begin
-            bub_ready[k4] = k4 < fr;
+            bub_ready[k4] = k4 == 0 && k4 < fr;
             seq4 = bseq_q + k4[ID-1:0];
             bq_idx[k4*BQB +: BQB] = seq4[BQB-1:0];
-            if (go4 && bub_valid[k4] && k4 < fr)
+            if (go4 && bub_valid[k4] && bub_ready[k4])
                 nb = nb + 1;
             else
                 go4 = 1'b0;
