@@ -122,7 +122,18 @@ static long stat_count(const char *path, const char *prefix, int exact)
         return -1;
     char line[512], name[256];
     long n, sum = 0;
+    /* with a hierarchy, only its totals (after "design hierarchy") count */
+    int hier = 0, on = 1;
+    while (fgets(line, sizeof line, fp))
+        if (strstr(line, "=== design hierarchy ==="))
+            hier = 1;
+    rewind(fp);
+    on = !hier;
     while (fgets(line, sizeof line, fp)) {
+        if (strstr(line, "=== design hierarchy ==="))
+            on = 1;
+        if (!on)
+            continue;
         if (sscanf(line, " %255s %ld", name, &n) != 2)
             continue;
         if (exact ? !strcmp(name, prefix) : !strncmp(name, prefix, strlen(prefix)))
