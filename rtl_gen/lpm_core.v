@@ -219,7 +219,7 @@ module lpm_core #(
                         cur[e*IW +: IW] = it;
                         dbg_act[i*2 +: 2] = 2'd2;
                         taken = taken + 1;
-                    end else if ({{(32-QCB){1'b0}}, qc} < Q) begin
+                    end else if ({{(32-QCB){1'b0}}, qc} + 32'd1 <= Q) begin
                         pos = {{(32-QIB){1'b0}}, qhead_q[e*QIB +: QIB]} + {{(32-QCB){1'b0}}, qc};
                         if (dbg_pop[e])
                             pos = pos + 1;

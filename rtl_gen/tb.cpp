@@ -9,6 +9,7 @@
 //   KEYS     first line: the count; then one key per line, hex, TB_KB bits
 //   BUBBLES  one bubble per line: READY NW then NW writes STAGE:ADDR:WORD
 //            (STAGE D: the direct index table; ADDR and WORD hex)
+//   LOG      the cycle log; "-": none (for timing the model alone)
 //   RESULTS  written: "id nhv nh dit_cycle exit_cycle out_cycle" per result
 #include <chrono>
 #include <cinttypes>
@@ -127,7 +128,8 @@ int main(int argc, char **argv)
         bubs.push_back(b);
     }
     fclose(bf);
-    FILE *lf = fopen(argv[3], "w");
+    bool nolog = !strcmp(argv[3], "-");
+    FILE *lf = fopen(nolog ? "/dev/null" : argv[3], "w");
     FILE *rf = fopen(argv[4], "w");
     if (!lf || !rf)
         die("cannot write", argv[3]);
@@ -215,59 +217,63 @@ int main(int argc, char **argv)
             if (getb(top->req_valid, k, 1) && getb(top->req_ready, k, 1) && nr == k)
                 nr++;
         }
-        line = std::to_string(t) + " S";
-        for (unsigned s = 0; s < TB_N; s++) {
-            unsigned b = s * TB_IW;
-            if (!getb(top->dbg_cur, b, 1)) {
-                line += " -";
-                continue;
-            }
-            line += " " + tok(getb(top->dbg_cur, b + 1, 1), getb(top->dbg_cur, b + TB_O_TAG, TB_ID));
-            if (!getb(top->dbg_read, s, 1))
-                line += "~";
-        }
-        line += " Q";
-        for (unsigned s = 0; s < TB_N; s++)
-            line += " " + std::to_string(getb(top->dbg_qn, s * TB_QCB, TB_QCB));
-        if (TB_R)
-            for (unsigned k = 0; k < TB_L; k++)
-                if (getb(top->res_valid, k, 1))
-                    line += " rel:" + std::to_string(getb(top->res_id, k * TB_ID, TB_ID));
-        for (unsigned s = 0; s < TB_N; s++)
-            if (getb(top->dbg_pop, s, 1))
-                line += " pop" + std::to_string(s) + ":" +
-                        tok(getb(top->dbg_cur, s * TB_IW + 1, 1), getb(top->dbg_cur, s * TB_IW + TB_O_TAG, TB_ID));
-        unsigned wn = (unsigned)getb(top->dbg_win_n, 0, TB_WCB);
-        for (unsigned i = 0; i < wn; i++) {
-            unsigned a = (unsigned)getb(top->dbg_act, 2 * i, 2), b = i * TB_IW;
-            if (!a)
-                break;
-            uint64_t isb = getb(top->dbg_win, b + 1, 1), tag = getb(top->dbg_win, b + TB_O_TAG, TB_ID);
-            uint64_t e = isb ? 0 : getb(top->dbg_win, b + TB_O_STG, TB_SB);
-            if (a == 1)
-                line += " dit:" + std::to_string(tag);
-            else
-                line += std::string(a == 2 ? " in" : " push") + std::to_string(e) + ":" + tok(isb, tag);
-        }
-        unsigned st = (unsigned)getb(top->dbg_stall, 0, 2);
-        if (st == 1)
-            line += " stall:rob";
-        else if (st == 2)
-            line += " stall:q" + std::to_string(getb(top->dbg_stall_stg, 0, TB_SB));
-        for (unsigned j = 0; j < nb; j++)
-            line += " win:" + tok(1, bseq + j);
-        for (unsigned j = 0; j < nr; j++) {
-            line += " win:" + std::to_string(nexti + j);
+        for (unsigned j = 0; j < nr; j++)
             dit_cycle[nexti + j] = t;
-        }
         for (unsigned k = 0; k < TB_N + TB_W; k++)
             if (getb(top->dbg_exit, k, 1)) {
                 uint64_t id = getb(top->dbg_exit_tag, k * TB_ID, TB_ID);
-                line += " exit:" + std::to_string(id);
                 if (id < nk)
                     exit_cycle[id] = t;
             }
-        fprintf(lf, "%s\n", line.c_str());
+        if (!nolog) {
+            line = std::to_string(t) + " S";
+            for (unsigned s = 0; s < TB_N; s++) {
+                unsigned b = s * TB_IW;
+                if (!getb(top->dbg_cur, b, 1)) {
+                    line += " -";
+                    continue;
+                }
+                line += " " + tok(getb(top->dbg_cur, b + 1, 1), getb(top->dbg_cur, b + TB_O_TAG, TB_ID));
+                if (!getb(top->dbg_read, s, 1))
+                    line += "~";
+            }
+            line += " Q";
+            for (unsigned s = 0; s < TB_N; s++)
+                line += " " + std::to_string(getb(top->dbg_qn, s * TB_QCB, TB_QCB));
+            if (TB_R)
+                for (unsigned k = 0; k < TB_L; k++)
+                    if (getb(top->res_valid, k, 1))
+                        line += " rel:" + std::to_string(getb(top->res_id, k * TB_ID, TB_ID));
+            for (unsigned s = 0; s < TB_N; s++)
+                if (getb(top->dbg_pop, s, 1))
+                    line += " pop" + std::to_string(s) + ":" +
+                            tok(getb(top->dbg_cur, s * TB_IW + 1, 1), getb(top->dbg_cur, s * TB_IW + TB_O_TAG, TB_ID));
+            unsigned wn = (unsigned)getb(top->dbg_win_n, 0, TB_WCB);
+            for (unsigned i = 0; i < wn; i++) {
+                unsigned a = (unsigned)getb(top->dbg_act, 2 * i, 2), b = i * TB_IW;
+                if (!a)
+                    break;
+                uint64_t isb = getb(top->dbg_win, b + 1, 1), tag = getb(top->dbg_win, b + TB_O_TAG, TB_ID);
+                uint64_t e = isb ? 0 : getb(top->dbg_win, b + TB_O_STG, TB_SB);
+                if (a == 1)
+                    line += " dit:" + std::to_string(tag);
+                else
+                    line += std::string(a == 2 ? " in" : " push") + std::to_string(e) + ":" + tok(isb, tag);
+            }
+            unsigned st = (unsigned)getb(top->dbg_stall, 0, 2);
+            if (st == 1)
+                line += " stall:rob";
+            else if (st == 2)
+                line += " stall:q" + std::to_string(getb(top->dbg_stall_stg, 0, TB_SB));
+            for (unsigned j = 0; j < nb; j++)
+                line += " win:" + tok(1, bseq + j);
+            for (unsigned j = 0; j < nr; j++)
+                line += " win:" + std::to_string(nexti + j);
+            for (unsigned k = 0; k < TB_N + TB_W; k++)
+                if (getb(top->dbg_exit, k, 1))
+                    line += " exit:" + std::to_string(getb(top->dbg_exit_tag, k * TB_ID, TB_ID));
+            fprintf(lf, "%s\n", line.c_str());
+        }
         for (unsigned k = 0; k < TB_L; k++)
             if (getb(top->res_valid, k, 1)) {
                 uint64_t id = getb(top->res_id, k * TB_ID, TB_ID);

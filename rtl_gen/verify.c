@@ -466,6 +466,16 @@ int lpm_rtl_cmd_verify(int argc, char **argv)
         lpm_cli_error(cmd, "%s", err.msg);
         goto out;
     }
+    {
+        /* where the model is, for scripts that time it (scripts/bench.d/60-rtl.sh) */
+        char mp[4200];
+        lpm_rtl_fmt(mp, sizeof mp, "%s/model.path", work);
+        FILE *mf = fopen(mp, "w");
+        if (mf) {
+            fprintf(mf, "%s\n", exe);
+            fclose(mf);
+        }
+    }
     lpm_rtl_fmt(rtllog, sizeof rtllog, "%s/rtl.log", work);
     lpm_rtl_fmt(rtlres, sizeof rtlres, "%s/rtl.res", work);
     {
