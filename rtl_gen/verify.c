@@ -1,7 +1,8 @@
 /* lpmpipe rtl verify: the generated Verilog against the simulator, cycle by
  * cycle. One stimulus (keys, bubbles with ready cycles) goes to both: the
  * simulator (lpmpipe sim, a child process, so that its own checks run
- * unchanged) writes the golden cycle log and results; the Verilated model
+ * unchanged, and its request source the only one) writes the golden cycle
+ * log and results; the Verilated model
  * (tb.cpp, built by Verilator's make, cached by content) writes its own;
  * this file compares them and checks every answer against the reference. */
 #include <errno.h>
@@ -12,9 +13,7 @@
 #include <unistd.h>
 
 #include "../cli/cli.h"
-#include "../core/ref_lpm.h"
 #include "../sim/bubble_file.h"
-#include "../sim/sim_source.h"
 #include "rtl_cmd.h"
 #include "rtl_run.h"
 #include "verify_cmp.h"
@@ -48,70 +47,56 @@ static void help(FILE *fp)
             "  --json                  the summary as one JSON object\n");
 }
 
-static int fib_from_image(const lpm_image *img, lpm_fib *f, lpm_err *err)
+/* The requests as the simulator saw them: its results file names every
+ * id with its address (in output order), so --trace and --gen (and any
+ * source the simulator grows) reach the testbench unchanged. Writes
+ * keys.hex for the testbench and stim.trace (input order). */
+static int read_stimulus(const char *simres, int fam, const char *dir, lpm_rtl_keys *keys, lpm_err *err)
 {
-    lpm_fib_init(f);
-    const lpm_nhtab *nh = lpm_image_nhtab(img);
-    for (size_t i = 0; i < nh->n; i++)
-        if (lpm_nhtab_intern(&f->nh, nh->name[i], strlen(nh->name[i])) != i)
-            return lpm_err_set(err, LPM_EFAIL, "out of memory");
-    const lpm_route *r = lpm_image_routes(img);
-    for (size_t i = 0; i < lpm_image_route_count(img); i++) {
-        int rc = lpm_fib_add(f, &r[i].pfx, r[i].nh, err);
-        if (rc)
-            return rc;
-    }
-    if (!f->family)
-        f->family = lpm_image_family(img);
-    return lpm_fib_finish(f, err);
-}
-
-/* The requests, once: keys.hex for the testbench, stim.trace for the simulator. */
-static int write_stimulus(const lpm_image *img, const char *trace, int kind, uint64_t count, uint64_t seed,
-                          const char *dir, lpm_rtl_keys *keys, lpm_err *err)
-{
-    int fam = lpm_image_family(img), rc;
-    lpm_sim_file_src fs = { 0 };
-    lpm_sim_gen_src gs = { 0 };
-    lpm_fib fib;
-    lpm_fib_init(&fib);
-    lpm_sim_source_fn src;
-    void *ctx;
-    if (trace) {
-        if ((rc = lpm_sim_file_src_open(&fs, trace, fam, err)))
-            return rc;
-        src = lpm_sim_file_next;
-        ctx = &fs;
-    } else {
-        if ((rc = fib_from_image(img, &fib, err)) || (rc = lpm_sim_gen_src_init(&gs, &fib, kind, count, seed, err))) {
-            lpm_fib_free(&fib);
-            return rc;
+    FILE *fp = fopen(simres, "r");
+    if (!fp)
+        return lpm_err_set(err, LPM_EFAIL, "%s: %s", simres, strerror(errno));
+    char *line = NULL;
+    size_t cap = 0;
+    uint64_t ln = 0;
+    int rc = LPM_OK;
+    while (getline(&line, &cap, fp) > 0) {
+        if (ln++ == 0)
+            continue; /* header */
+        char *c1 = strchr(line, ','), *c2 = c1 ? strchr(c1 + 1, ',') : NULL;
+        if (!c1 || !c2) {
+            rc = lpm_err_at(err, LPM_EFAIL, simres, (unsigned long)ln, "not a results line");
+            break;
         }
-        src = lpm_sim_gen_next;
-        ctx = &gs;
-    }
-    lpm_addr a;
-    int got;
-    while ((got = src(ctx, &a, err)) == 1) {
-        if (keys->n == keys->cap) {
-            size_t cap = keys->cap ? keys->cap * 2 : 4096;
-            lpm_addr *p = realloc(keys->a, cap * sizeof *p);
+        *c2 = '\0';
+        uint64_t id = strtoull(line, NULL, 10);
+        int f = fam;
+        lpm_addr a;
+        if (lpm_addr_parse(c1 + 1, &f, &a, err)) {
+            rc = LPM_EFAIL;
+            break;
+        }
+        if (id >= keys->cap) {
+            size_t ncap = keys->cap ? keys->cap : 4096;
+            while (ncap <= id)
+                ncap *= 2;
+            lpm_addr *p = realloc(keys->a, ncap * sizeof *p);
             if (!p) {
-                got = -2;
+                rc = lpm_err_set(err, LPM_EFAIL, "out of memory");
                 break;
             }
+            memset(p + keys->cap, 0, (ncap - keys->cap) * sizeof *p);
             keys->a = p;
-            keys->cap = cap;
+            keys->cap = ncap;
         }
-        keys->a[keys->n++] = a;
+        keys->a[id] = a;
+        if (id + 1 > keys->n)
+            keys->n = id + 1;
     }
-    lpm_sim_file_src_close(&fs);
-    lpm_sim_gen_src_free(&gs);
-    lpm_fib_free(&fib);
-    if (got == -2)
-        return lpm_err_set(err, LPM_EFAIL, "out of memory");
-    if (got < 0)
-        return LPM_EINPUT;
+    free(line);
+    fclose(fp);
+    if (rc)
+        return rc;
     char path[4200];
     lpm_rtl_fmt(path, sizeof path, "%s/keys.hex", dir);
     FILE *kf = fopen(path, "w");
@@ -324,13 +309,11 @@ int lpm_rtl_cmd_verify(int argc, char **argv)
         lpm_cli_error(cmd, "--update-rate needs --updates");
         return 2;
     }
-    int kind = -1;
     static const char *const kinds[] = { "uniform", "random-match", "table", "zipf" };
-    static const int kind_ids[] = { LPM_TRACE_UNIFORM, LPM_TRACE_RANDOM_MATCH, LPM_TRACE_TABLE, LPM_TRACE_ZIPF };
+    int known = !gen;
     for (int i = 0; gen && i < 4; i++)
-        if (!strcmp(gen, kinds[i]))
-            kind = kind_ids[i];
-    if (gen && kind < 0) {
+        known |= !strcmp(gen, kinds[i]);
+    if (!known) {
         lpm_cli_error(cmd, "--gen: unknown kind '%s' (uniform, random-match, table, zipf)", gen);
         return 2;
     }
@@ -399,7 +382,6 @@ int lpm_rtl_cmd_verify(int argc, char **argv)
     uint64_t nbub = 0;
     double cpu = urate > 0 ? clock_mhz * 1e6 / urate : 0.0;
     if ((rc = lpm_rtl_generate(img, image, &o, rtl, &err)) ||
-        (rc = write_stimulus(img, trace, kind, count, seed, work, &keys, &err)) ||
         (rc = write_bubbles(updates, sh.n, cpu, work, &nbub, &err))) {
         if (err.msg[0])
             fprintf(stderr, "%s\n", err.msg);
@@ -410,13 +392,14 @@ int lpm_rtl_cmd_verify(int argc, char **argv)
     lpm_rtl_fmt(simlog, sizeof simlog, "%s/sim.log", work);
     lpm_rtl_fmt(simres, sizeof simres, "%s/sim.csv", work);
     {
-        char q[16], wd[16], rb[16], ur[64], ck[64], stim[4200], out[4200], errf[4200];
+        char q[16], wd[16], rb[16], ur[64], ck[64], cnt[32], sd[32], out[4200], errf[4200];
         lpm_rtl_fmt(q, sizeof q, "%u", o.queue);
         lpm_rtl_fmt(wd, sizeof wd, "%u", o.width);
         lpm_rtl_fmt(rb, sizeof rb, "%u", o.rob);
         lpm_rtl_fmt(ur, sizeof ur, "%.17g", urate);
         lpm_rtl_fmt(ck, sizeof ck, "%.17g", clock_mhz);
-        lpm_rtl_fmt(stim, sizeof stim, "%s/stim.trace", work);
+        lpm_rtl_fmt(cnt, sizeof cnt, "%" PRIu64, count);
+        lpm_rtl_fmt(sd, sizeof sd, "%" PRIu64, seed);
         lpm_rtl_fmt(out, sizeof out, "%s/sim.json", work);
         lpm_rtl_fmt(errf, sizeof errf, "%s/sim.err", work);
         char *sargv[32];
@@ -425,8 +408,17 @@ int lpm_rtl_cmd_verify(int argc, char **argv)
         sargv[n++] = "sim";
         sargv[n++] = "--image";
         sargv[n++] = (char *)image;
-        sargv[n++] = "--trace";
-        sargv[n++] = stim;
+        if (trace) {
+            sargv[n++] = "--trace";
+            sargv[n++] = (char *)trace;
+        } else {
+            sargv[n++] = "--gen";
+            sargv[n++] = (char *)gen;
+            sargv[n++] = "--count";
+            sargv[n++] = cnt;
+            sargv[n++] = "--seed";
+            sargv[n++] = sd;
+        }
         sargv[n++] = "--queue";
         sargv[n++] = q;
         sargv[n++] = "--issue-width";
@@ -458,6 +450,11 @@ int lpm_rtl_cmd_verify(int argc, char **argv)
             rc = 1;
             goto out;
         }
+    }
+
+    if ((rc = read_stimulus(simres, lpm_image_family(img), work, &keys, &err))) {
+        fprintf(stderr, "%s\n", err.msg);
+        goto out;
     }
 
     /* the Verilated model on the same stimulus */

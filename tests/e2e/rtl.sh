@@ -110,6 +110,7 @@ else
     "$BIN" update --image "$W/v4r.lpi" --updates "$W/v4.upd" --bubbles "$W/v4r.bub" >/dev/null || bad "update v4"
     verify "tier1 v4 10K, ring 8, queue 32, bubbles" --image "$W/v4r.lpi" --trace "$W/v4.trace" --queue 32 \
       --updates "$W/v4r.bub" --update-rate 2000000
+    verify "tier1 v4 10K, ring 8, queue 32, reference" --image "$W/v4r.lpi" --trace "$W/v4.trace" --queue 32
   else
     echo "SKIP: tier1-2024.v4.txt.xz absent"
   fi
@@ -120,6 +121,8 @@ else
     "$BIN" update --image "$W/v6l.lpi" --updates "$W/v6.upd" --bubbles "$W/v6l.bub" >/dev/null || bad "update v6"
     verify "tier1 v6 10K, linear, queue 4, bubbles" --image "$W/v6l.lpi" --gen random-match --count 20000 \
       --seed 9 --queue 4 --updates "$W/v6l.bub" --update-rate 2000000
+    verify "tier1 v6 10K, linear, queue 4, reference" --image "$W/v6l.lpi" --gen random-match --count 20000 \
+      --seed 9 --queue 4
   else
     echo "SKIP: tier1-2024.v6.txt.xz absent"
   fi
