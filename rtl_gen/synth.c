@@ -168,6 +168,30 @@ static int yosys(const char *dir, const char *script, const char *log)
     return lpm_rtl_run(argv, dir, "/dev/null", "/dev/null");
 }
 
+/* One Yosys synthesis of the shell: TAG.log, TAG.stat (and what PASS writes). */
+static int synth_step(const char *dir, const char *srcs, const char *pass, const char *tag)
+{
+    char script[9000], log[64];
+    lpm_rtl_fmt(script, sizeof script, "%s; %s; tee -q -o %s.stat stat", srcs, pass, tag);
+    snprintf(log, sizeof log, "%s.log", tag);
+    int rc = yosys(dir, script, log);
+    if (rc)
+        lpm_cli_error(cmd, "yosys %s failed (exit %d): see %s/%s", tag, rc, dir, log);
+    return rc;
+}
+
+/* nextpnr-ice40 on a synthesised JSON: the post-route Fmax (0 on failure). */
+static double place_route(const char *dir, const char *json, const char *log, double freq, int *rc)
+{
+    char fq[32], path[4200];
+    snprintf(fq, sizeof fq, "%g", freq);
+    char *argv[] = { "nextpnr-ice40", "--hx8k", "--package", "ct256", "--json", (char *)json, "--freq", fq,
+                     "--timing-allow-fail", "--seed", "1", "-l", (char *)log, "-q", NULL };
+    *rc = lpm_rtl_run(argv, dir, "/dev/null", "/dev/null");
+    lpm_rtl_fmt(path, sizeof path, "%s/%s", dir, log);
+    return *rc ? 0 : fmax_of(path, NULL);
+}
+
 int lpm_rtl_cmd_synth(int argc, char **argv)
 {
     enum { O_JSON = LPM_OPT_FIRST_FREE, O_NOICE, O_FREQ };
@@ -228,13 +252,8 @@ int lpm_rtl_cmd_synth(int argc, char **argv)
         k += snprintf(srcs + k, sizeof srcs - (size_t)k, " lpm_stage_%02u.v", s);
     synth_fig f;
     memset(&f, 0, sizeof f);
-    char script[9000];
-    lpm_rtl_fmt(script, sizeof script, "%s; synth_xilinx -top synth_shell -family xc7; tee -q -o synth_xilinx.stat stat",
-                srcs);
-    if ((rc = yosys(dir, script, "synth_xilinx.log"))) {
-        lpm_cli_error(cmd, "yosys synth_xilinx failed (exit %d): see %s/synth_xilinx.log", rc, dir);
+    if (synth_step(dir, srcs, "synth_xilinx -top synth_shell -family xc7", "synth_xilinx"))
         return 1;
-    }
     lpm_rtl_fmt(path, sizeof path, "%s/synth_xilinx.stat", dir);
     f.bram18 = stat_count(path, "RAMB18E1", 1);
     f.bram36 = stat_count(path, "RAMB36E1", 1);
@@ -250,40 +269,23 @@ int lpm_rtl_cmd_synth(int argc, char **argv)
         ice = 0;
     }
     if (ice) {
-        lpm_rtl_fmt(script, sizeof script, "%s; synth_ice40 -top synth_shell -json synth_ice40.json; tee -q -o synth_ice40.stat stat",
-                    srcs);
-        if ((rc = yosys(dir, script, "synth_ice40.log"))) {
-            lpm_cli_error(cmd, "yosys synth_ice40 failed (exit %d): see %s/synth_ice40.log", rc, dir);
+        if (synth_step(dir, srcs, "synth_ice40 -top synth_shell -json synth_ice40.json", "synth_ice40"))
             return 1;
-        }
         lpm_rtl_fmt(path, sizeof path, "%s/synth_ice40.stat", dir);
         f.ice_lut = stat_count(path, "SB_LUT4", 1);
         f.ice_bram = stat_count(path, "SB_RAM40_4K", 0);
         f.ice_ff = stat_count(path, "SB_DFF", 0);
+        /* the bare loop always: the reference figure of the device */
+        if (!yosys(dir, "read_verilog bare_loop.v; synth_ice40 -top bare_loop -json bare_loop.json", "bare_loop.log"))
+            f.bare_fmax = place_route(dir, "bare_loop.json", "nextpnr_bare.log", freq, &rc);
         if (f.ice_lut > HX8K_LUTS || f.ice_bram > HX8K_BRAMS) {
             lpm_rtl_fmt(f.ice_note, sizeof f.ice_note, "does not fit an HX8K (%ld LUT4 of %d, %ld BRAM of %d)", f.ice_lut,
-                     HX8K_LUTS, f.ice_bram, HX8K_BRAMS);
+                        HX8K_LUTS, f.ice_bram, HX8K_BRAMS);
         } else {
-            char fq[32];
-            snprintf(fq, sizeof fq, "%g", freq);
-            char *pargv[] = { "nextpnr-ice40", "--hx8k", "--package", "ct256", "--json", "synth_ice40.json",
-                              "--freq", fq, "--timing-allow-fail", "--seed", "1", "-l", "nextpnr.log", "-q", NULL };
-            rc = lpm_rtl_run(pargv, dir, "/dev/null", "/dev/null");
-            lpm_rtl_fmt(path, sizeof path, "%s/nextpnr.log", dir);
-            f.fmax = rc ? 0 : fmax_of(path, NULL);
+            f.fmax = place_route(dir, "synth_ice40.json", "nextpnr.log", freq, &rc);
             if (rc)
-                lpm_rtl_fmt(f.ice_note, sizeof f.ice_note, "nextpnr-ice40 failed (exit %d): see %s", rc, path);
-            lpm_rtl_fmt(script, sizeof script,
-                        "read_verilog bare_loop.v; synth_ice40 -top bare_loop -json bare_loop.json");
-            if (!rc && !yosys(dir, script, "bare_loop.log")) {
-                char *bargv[] = { "nextpnr-ice40", "--hx8k", "--package", "ct256", "--json", "bare_loop.json",
-                                  "--freq", fq, "--timing-allow-fail", "--seed", "1", "-l", "nextpnr_bare.log", "-q",
-                                  NULL };
-                if (!lpm_rtl_run(bargv, dir, "/dev/null", "/dev/null")) {
-                    lpm_rtl_fmt(path, sizeof path, "%s/nextpnr_bare.log", dir);
-                    f.bare_fmax = fmax_of(path, NULL);
-                }
-            }
+                lpm_rtl_fmt(f.ice_note, sizeof f.ice_note, "nextpnr-ice40 could not place it (exit %d): see %s/nextpnr.log",
+                            rc, dir);
         }
     }
     double ratio = f.bare_fmax > 0 ? f.fmax / f.bare_fmax : 0;
@@ -304,7 +306,7 @@ int lpm_rtl_cmd_synth(int argc, char **argv)
         if (f.ice_lut || f.ice_bram)
             printf("  %-34s %ld LUT4, %ld SB_RAM40_4K, %ld FF\n", "iCE40 HX8K (synth_ice40)", f.ice_lut, f.ice_bram,
                    f.ice_ff);
-        if (f.fmax > 0)
+        if (f.fmax > 0 || f.bare_fmax > 0)
             printf("  %-34s %.2f MHz pipeline, %.2f MHz bare BRAM read loop, ratio %.3f\n", "post-route Fmax (nextpnr)",
                    f.fmax, f.bare_fmax, ratio);
         if (f.ice_note[0])
