@@ -233,7 +233,7 @@ static int build_model(const char *rtl, const char *cache, int trace, char *exe,
         show_tail(log, 12);
         return lpm_err_set(err, LPM_EFAIL, "the Verilated model did not build");
     }
-    lpm_rtl_fmt(exe, exe_size, "%s/obj_dir/Vlpm_top", rtl);
+    lpm_rtl_fmt(exe, exe_size, "%s/%s/Vlpm_top", rtl, trace ? "obj_dir_vcd" : "obj_dir");
     if (cache) {
         char d[4200];
         lpm_rtl_fmt(d, sizeof d, "%s/%016" PRIx64, cache, h);
