@@ -36,6 +36,9 @@ static void emit_bits_fn(FILE *fp, const lpm_rtl_shape *sh)
 static void emit_stage(FILE *fp, const lpm_image *img, const lpm_rtl_shape *sh, unsigned s)
 {
     unsigned depth = lpm_image_stage_depth(img, s);
+    unsigned ib = 1;
+    while ((1ULL << ib) < depth)
+        ib++;
     unsigned last = s + 1 == sh->n;
     unsigned next = last ? 0 : s + 1; /* ring: wraps to 0; linear: no next stage */
     fprintf(fp,
@@ -60,12 +63,14 @@ static void emit_stage(FILE *fp, const lpm_image *img, const lpm_rtl_shape *sh, 
             "    initial $readmemh(\"stage_%02u.hex\", mem);\n"
             "    reg [%u:0] rdata;\n"
             "    wire [%u:0] a = we ? waddr : cur[%u:%u];\n"
+            "    wire [%u:0] ai = a[%u:0]; // the memory's own index width (depth %u)\n"
             "    always @(negedge clk) begin\n"
             "        if (we)\n"
-            "            mem[a] <= wdata;\n"
-            "        rdata <= mem[a];\n"
+            "            mem[ai] <= wdata;\n"
+            "        rdata <= mem[ai];\n"
             "    end\n",
-            sh->wb - 1, depth - 1, s, sh->wb - 1, sh->ab - 1, sh->o_addr + sh->ab - 1, sh->o_addr);
+            sh->wb - 1, depth - 1, s, sh->wb - 1, sh->ab - 1, sh->o_addr + sh->ab - 1, sh->o_addr, ib - 1, ib - 1,
+            depth);
     emit_stride_fn(fp, img, sh);
     emit_bits_fn(fp, sh);
     fprintf(fp,
