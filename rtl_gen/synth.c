@@ -96,21 +96,33 @@ static int write_shells(const char *dir, unsigned depth, unsigned wb, unsigned a
     fp = fopen(path, "w");
     if (!fp)
         return lpm_err_set(err, LPM_EFAIL, "%s: cannot write", path);
+    /* at least 512 words, so that it is a block RAM and not logic; written
+     * from a pin so that it is not a constant */
+    if (depth < 512)
+        depth = 512;
+    unsigned ib = 1;
+    while ((1u << ib) < depth)
+        ib++;
+    if (ib > wb)
+        ib = wb;
+    (void)ab;
     fprintf(fp,
             "// Written by lpmpipe rtl synth: the bare block-RAM read loop (%u x %u bits):\n"
             "// each read's data, mixed with one input pin, is the next read's address.\n"
             "module bare_loop (input wire clk, input wire din, output reg dout);\n"
-            "    reg [%u:0] mem [0:%u];\n"
-            "    initial $readmemh(\"stage_00.hex\", mem);\n"
-            "    reg [%u:0] rdata;\n"
+            "    (* ram_block *) reg [%u:0] mem [0:%u];\n"
+            "    reg [%u:0] rdata, sh;\n"
             "    reg [%u:0] addr;\n"
             "    always @(posedge clk) begin\n"
+            "        sh <= {sh[%u:0], din};\n"
+            "        if (din)\n"
+            "            mem[addr] <= sh;\n"
             "        rdata <= mem[addr];\n"
             "        addr <= rdata[%u:0] ^ {%u{din}};\n"
             "        dout <= ^rdata;\n"
             "    end\n"
             "endmodule\n",
-            depth, wb, wb - 1, depth - 1, wb - 1, ab - 1, ab - 1 < wb - 1 ? ab - 1 : wb - 1, ab);
+            depth, wb, wb - 1, depth - 1, wb - 1, ib - 1, wb - 2, ib - 1, ib);
     return fclose(fp) ? lpm_err_set(err, LPM_EFAIL, "%s: write failed", path) : LPM_OK;
 }
 
