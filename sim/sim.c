@@ -74,6 +74,8 @@ int lpm_sim_new(lpm_sim **out, const lpm_sim_walker *w, const lpm_sim_cfg *cfg, 
         return lpm_err_set(err, LPM_EINPUT, "issue width %u: must be 1..64", cfg->width);
     if (!w->ring && cfg->width != 1)
         return lpm_err_set(err, LPM_EINPUT, "a linear pipeline has one entry: issue width must be 1");
+    if (cfg->lookahead && (cfg->lookahead < cfg->width || cfg->lookahead > 4096))
+        return lpm_err_set(err, LPM_EINPUT, "lookahead %u: must be 0 or issue width..4096", cfg->lookahead);
     if (cfg->queue > 1u << 16)
         return lpm_err_set(err, LPM_EINPUT, "queue depth %u: must be at most 65536", cfg->queue);
     if (cfg->rob > 1u << 20)
@@ -87,13 +89,14 @@ int lpm_sim_new(lpm_sim **out, const lpm_sim_walker *w, const lpm_sim_cfg *cfg, 
     unsigned n = s->n;
     /* In flight at once: the stages, the queues, the window, and the DIT
      * answers dispatched this cycle while the window refills. */
-    s->pool_n = 2 * cfg->width + n * cfg->queue + n + 1;
+    unsigned wcap = cfg->lookahead > cfg->width ? cfg->lookahead : cfg->width;
+    s->pool_n = wcap + cfg->width + n * cfg->queue + n + 1;
     s->cur = calloc(n, sizeof *s->cur);
     s->out = calloc(n, sizeof *s->out);
     s->qbuf = calloc((size_t)n * (cfg->queue ? cfg->queue : 1), sizeof *s->qbuf);
     s->q = calloc(n, sizeof *s->q);
     s->pool = calloc(s->pool_n, sizeof *s->pool);
-    s->win = calloc(cfg->width, sizeof *s->win);
+    s->win = calloc(wcap, sizeof *s->win);
     s->bub = calloc(s->pool_n, sizeof *s->bub);
     s->exits = calloc(n + cfg->width, sizeof *s->exits);
     s->st.qhist = calloc((size_t)n * (cfg->queue + 1 < LPM_SIM_QHIST_MAX ? cfg->queue + 1 : LPM_SIM_QHIST_MAX),
@@ -391,13 +394,17 @@ static int step(lpm_sim *s, const run_io *io, lpm_err *err)
         }
     }
 
-    /* 3. Dispatch: the window in input order; each item enters its stage
-     * directly when that stage is still idle, else joins its queue; the
-     * first one that can do neither stalls the rest. */
-    unsigned taken = 0;
+    /* 3. Dispatch: the window in input order, at most W items; each enters
+     * its stage directly when that stage is still idle, else joins its
+     * queue. In order (lookahead 0) the first item that can do neither
+     * stalls the rest; with lookahead it waits and the scan goes on to
+     * items of other entry stages (never past a waiting bubble). */
+    unsigned taken = 0, kept = 0, dispatched = 0;
     uint32_t dit_done[64];
     unsigned ndit = 0;
-    for (; taken < s->win_n; taken++) {
+    int stalled_q = 0;
+    const int ooo = s->cfg.lookahead > 0;
+    for (; taken < s->win_n && dispatched < W; taken++) {
         uint32_t k = s->win[taken];
         req *r = &s->pool[k - 1];
         int is_bub = r->bub >= 0;
@@ -426,20 +433,26 @@ static int step(lpm_sim *s, const run_io *io, lpm_err *err)
                 ev_add(s, "push%u:%s", e, tok(s, k));
             } else {
                 ev_add(s, "stall:q%u", e);
-                if (win)
-                    st->stall_queue++;
-                break;
+                stalled_q = 1;
+                if (!ooo || is_bub)
+                    break;
+                s->win[kept++] = k; /* waits in the window */
+                continue;
             }
         }
-        if (!is_bub && s->cfg.rob)
+        dispatched++;
+        if (!is_bub && s->cfg.rob && r->id + 1 > s->rob_alloc)
             s->rob_alloc = r->id + 1;
     }
-    memmove(s->win, s->win + taken, (s->win_n - taken) * sizeof *s->win);
-    s->win_n -= taken;
+    if (stalled_q && win)
+        st->stall_queue++;
+    memmove(s->win + kept, s->win + taken, (s->win_n - taken) * sizeof *s->win);
+    s->win_n -= taken - kept;
 
     /* 4. Window refill: bubbles that are ready, then arrived requests, read
-     * the direct index table (a bubble writes it). */
-    while (s->win_n < W) {
+     * the direct index table (a bubble writes it); at most W per cycle. */
+    unsigned cap = ooo ? s->cfg.lookahead : W;
+    for (unsigned j = 0; j < W && s->win_n < cap; j++) {
         int got = refill_one(s, io, err);
         if (got == -1)
             return LPM_EINPUT;
@@ -559,8 +572,8 @@ int lpm_sim_run(lpm_sim *s, lpm_sim_source_fn src, void *src_ctx,
     run_io io = { src, src_ctx, bsrc, bsrc_ctx, sink, sink_ctx };
     lpm_sim_stats *st = &s->st;
     if (s->cfg.cycle_log)
-        fprintf(s->cfg.cycle_log, "# lpmpipe sim cycle log v1: stages=%u %s queue=%u width=%u rob=%u\n", s->n,
-                s->w.ring ? "ring" : "linear", s->cfg.queue, s->cfg.width, s->cfg.rob);
+        fprintf(s->cfg.cycle_log, "# lpmpipe sim cycle log v1: stages=%u %s queue=%u width=%u rob=%u lookahead=%u\n", s->n,
+                s->w.ring ? "ring" : "linear", s->cfg.queue, s->cfg.width, s->cfg.rob, s->cfg.lookahead);
     if (!bsrc)
         s->bsrc_done = 1;
     for (;;) {

@@ -60,7 +60,7 @@ for i in 1 2; do
   "$BIN" sim --image "$W/r8.lpi" --trace "$W/t4.trace" --queue 3 --issue-width 3 --json --cycle-log "$W/log$i" --results "$W/res$i" >"$W/json$i" || bad "sim run $i"
 done
 cmp -s "$W/log1" "$W/log2" && cmp -s "$W/res1" "$W/res2" && cmp -s "$W/json1" "$W/json2" || bad "two identical runs differ"
-[ "$(head -1 "$W/log1")" = "# lpmpipe sim cycle log v1: stages=8 ring queue=3 width=3 rob=0" ] || bad "cycle log header"
+[ "$(head -1 "$W/log1")" = "# lpmpipe sim cycle log v1: stages=8 ring queue=3 width=3 rob=0 lookahead=0" ] || bad "cycle log header"
 cycles=$(sed -n 's/.*"cycles":\([0-9]*\),"window".*/\1/p' "$W/json1")
 [ "$(($(wc -l <"$W/log1") - 1))" -eq "$cycles" ] || bad "cycle log has not one line per cycle"
 [ "$(grep -o ' exit:' "$W/log1" | wc -l)" -eq "$n" ] || bad "cycle log exits != requests"

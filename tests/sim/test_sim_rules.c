@@ -28,7 +28,7 @@ START_TEST(test_no_queue_stall)
     cfg.load = 0;
     st_go(&r, 4, 1, &cfg, 1);
     expect_log(&r,
-        "# lpmpipe sim cycle log v1: stages=4 ring queue=0 width=1 rob=0\n"
+        "# lpmpipe sim cycle log v1: stages=4 ring queue=0 width=1 rob=0 lookahead=0\n"
         "0 S - - - - Q 0 0 0 0 win:0\n"
         "1 S 0 - - - Q 0 0 0 0 in0:0 win:1\n"
         "2 S - 0 - - Q 0 0 0 0 stall:q1\n"
@@ -53,7 +53,7 @@ START_TEST(test_queue_full_stall)
     cfg.load = 0;
     st_go(&r, 4, 1, &cfg, 1);
     expect_log(&r,
-        "# lpmpipe sim cycle log v1: stages=4 ring queue=1 width=3 rob=0\n"
+        "# lpmpipe sim cycle log v1: stages=4 ring queue=1 width=3 rob=0 lookahead=0\n"
         "0 S - - - - Q 0 0 0 0 win:0 win:1 win:2\n"
         "1 S 0 1 - - Q 0 1 0 0 in0:0 in1:1 push1:2 win:3 win:4 exit:1\n"
         "2 S - 0 - - Q 0 1 0 0 stall:q1\n"
@@ -78,7 +78,7 @@ START_TEST(test_issue_width_2)
     cfg.load = 0;
     st_go(&r, 4, 1, &cfg, 1);
     expect_log(&r,
-        "# lpmpipe sim cycle log v1: stages=4 ring queue=2 width=2 rob=0\n"
+        "# lpmpipe sim cycle log v1: stages=4 ring queue=2 width=2 rob=0 lookahead=0\n"
         "0 S - - - - Q 0 0 0 0 win:0 win:1\n"
         "1 S 0 - - - Q 1 0 0 0 in0:0 push0:1 win:2 win:3 exit:0\n"
         "2 S 1 - 2 - Q 0 0 1 0 pop0:1 in2:2 push2:3 exit:1\n"
@@ -103,7 +103,7 @@ START_TEST(test_dit_answer_exit_order)
     cfg.load = 0;
     st_go(&r, 4, 1, &cfg, 1);
     expect_log(&r,
-        "# lpmpipe sim cycle log v1: stages=4 ring queue=2 width=1 rob=0\n"
+        "# lpmpipe sim cycle log v1: stages=4 ring queue=2 width=1 rob=0 lookahead=0\n"
         "0 S - - - - Q 0 0 0 0 win:0\n"
         "1 S - 0 - - Q 0 0 0 0 in1:0 win:1\n"
         "2 S - - 0 - Q 0 0 0 0 dit:1 win:2 exit:0 exit:1\n"
@@ -130,7 +130,7 @@ START_TEST(test_reorder_buffer)
     cfg.load = 0;
     st_go(&r, 4, 1, &cfg, 1);
     expect_log(&r,
-        "# lpmpipe sim cycle log v1: stages=4 ring queue=2 width=1 rob=2\n"
+        "# lpmpipe sim cycle log v1: stages=4 ring queue=2 width=1 rob=2 lookahead=0\n"
         "0 S - - - - Q 0 0 0 0 win:0\n"
         "1 S 0 - - - Q 0 0 0 0 in0:0 win:1\n"
         "2 S - 0 - - Q 0 1 0 0 push1:1 win:2\n"
@@ -171,7 +171,7 @@ START_TEST(test_linear_bubble)
     cfg.load = 0;
     st_go(&r, 3, 0, &cfg, 1);
     expect_log(&r,
-        "# lpmpipe sim cycle log v1: stages=3 linear queue=2 width=1 rob=0\n"
+        "# lpmpipe sim cycle log v1: stages=3 linear queue=2 width=1 rob=0 lookahead=0\n"
         "0 S - - - Q 0 0 0 win:0\n"
         "1 S 0 - - Q 0 0 0 in0:0 win:1\n"
         "2 S 1 0~ - Q 0 0 0 in0:1 win:b0\n"
@@ -212,7 +212,7 @@ START_TEST(test_ring_bubble)
     cfg.load = 0;
     st_go(&r, 4, 1, &cfg, 1);
     expect_log(&r,
-        "# lpmpipe sim cycle log v1: stages=4 ring queue=2 width=1 rob=0\n"
+        "# lpmpipe sim cycle log v1: stages=4 ring queue=2 width=1 rob=0 lookahead=0\n"
         "0 S - - - - Q 0 0 0 0 win:0\n"
         "1 S 0 - - - Q 0 0 0 0 in0:0 win:b0\n"
         "2 S b0 0 - - Q 0 0 0 0 in0:b0 win:1 exit:0\n"
@@ -243,7 +243,7 @@ START_TEST(test_offered_load)
     cfg.load = 0.5;
     st_go(&r, 4, 1, &cfg, 1);
     expect_log(&r,
-        "# lpmpipe sim cycle log v1: stages=4 ring queue=2 width=1 rob=0\n"
+        "# lpmpipe sim cycle log v1: stages=4 ring queue=2 width=1 rob=0 lookahead=0\n"
         "0 S - - - - Q 0 0 0 0 win:0\n"
         "1 S 0 - - - Q 0 0 0 0 in0:0 exit:0\n"
         "2 S - - - - Q 0 0 0 0 win:1\n"
@@ -272,7 +272,7 @@ START_TEST(test_ring_wrap_loops)
     cfg.load = 0;
     st_go(&r, 3, 1, &cfg, 1);
     expect_log(&r,
-        "# lpmpipe sim cycle log v1: stages=3 ring queue=2 width=1 rob=0\n"
+        "# lpmpipe sim cycle log v1: stages=3 ring queue=2 width=1 rob=0 lookahead=0\n"
         "0 S - - - Q 0 0 0 win:0\n"
         "1 S - - 0 Q 0 0 0 in2:0 win:1\n"
         "2 S 0 - - Q 1 0 0 push0:1\n"
@@ -283,6 +283,32 @@ START_TEST(test_ring_wrap_loops)
     ck_assert_uint_eq(r.res[1].id, 0);
     ck_assert_uint_eq(r.res[1].loops, 2);
     ck_assert_uint_eq(r.res[1].visits, 6);
+    free(r.log);
+}
+END_TEST
+
+/* Lookahead 4, W = 2, Q = 1: lookup 3 waits for queue 1 in cycles 2 and 3
+ * while lookups 4 and 5 (entry stages 3 and 2) pass it in cycle 3. */
+START_TEST(test_lookahead)
+{
+    static const st_req q[] = { {0,3},{0,3},{1,1},{1,1},{3,1},{2,1} };
+    st_run r = { 0 };
+    r.req = q;
+    r.nreq = sizeof q / sizeof q[0];
+    lpm_sim_cfg cfg;
+    lpm_sim_cfg_default(&cfg);
+    cfg.queue = 1;
+    cfg.width = 2;
+    cfg.lookahead = 4;
+    st_go(&r, 4, 1, &cfg, 1);
+    expect_log(&r,
+        "# lpmpipe sim cycle log v1: stages=4 ring queue=1 width=2 rob=0 lookahead=4\n"
+        "0 S - - - - Q 0 0 0 0 win:0 win:1\n"
+        "1 S 0 - - - Q 1 0 0 0 in0:0 push0:1 win:2 win:3\n"
+        "2 S 1 0 - - Q 0 1 0 0 pop0:1 push1:2 stall:q1 win:4 win:5\n"
+        "3 S - 1 0 4 Q 0 1 1 0 stall:q1 in3:4 push2:5 exit:0 exit:4\n"
+        "4 S - 2 1 - Q 0 1 1 0 pop1:2 push1:3 exit:2 exit:1\n"
+        "5 S - 3 5 - Q 0 0 0 0 pop1:3 pop2:5 exit:3 exit:5\n");
     free(r.log);
 }
 END_TEST
@@ -300,6 +326,7 @@ int main(void)
     tcase_add_test(tc, test_ring_bubble);
     tcase_add_test(tc, test_offered_load);
     tcase_add_test(tc, test_ring_wrap_loops);
+    tcase_add_test(tc, test_lookahead);
     suite_add_tcase(s, tc);
     return tu_run(s);
 }
