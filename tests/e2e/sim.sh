@@ -33,7 +33,7 @@ n=$(wc -l <"$W/t4.trace")
 for img in r8 r12s3 lin; do
   for cfg in "--queue 0" "--queue 4 --issue-width 1" "--queue 16 --issue-width 4 --rob 32" "--queue 2 --issue-width 2 --load 0.7" \
              "--queue 3 --issue-width 3 --lookahead 12 --burst 8"; do
-    [ "$img" = lin ] && [[ "$cfg" == *issue-width\ [24]* ]] && cfg="${cfg/--issue-width 4/}" && cfg="${cfg/--issue-width 2/}"
+    [ "$img" = lin ] && cfg=$(sed 's/--issue-width [0-9]*//' <<<"$cfg")
     out=$("$BIN" sim --image "$W/$img.lpi" --trace "$W/t4.trace" $cfg --verify --json --results "$W/res.csv" 2>"$W/err")
     rc=$?
     [ $rc -eq 0 ] || { bad "sim $img $cfg: exit $rc: $(head -3 "$W/err")"; continue; }
