@@ -158,6 +158,12 @@ const lpm_sim_stats *lpm_sim_get_stats(const lpm_sim *s)
 /* ---- the cycle log ---- */
 
 static void ev_add(lpm_sim *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Events cost nothing without a cycle log (their arguments are not built). */
+#define EV(...)                           \
+    do {                                  \
+        if (s->cfg.cycle_log)             \
+            ev_add(s, __VA_ARGS__);       \
+    } while (0)
 static void ev_add(lpm_sim *s, const char *fmt, ...)
 {
     if (!s->cfg.cycle_log)
@@ -250,7 +256,7 @@ static void do_exit(lpm_sim *s, uint32_t k)
     x->visits = r->v.visits;
     x->loops = r->v.loops;
     x->tag = r->tag;
-    ev_add(s, "exit:%llu", (unsigned long long)r->id);
+    EV("exit:%llu", (unsigned long long)r->id);
     pool_put(s, k);
 }
 
@@ -310,7 +316,7 @@ static int refill_one(lpm_sim *s, const run_io *io, lpm_err *err)
         if (s->bhook)
             s->bhook(s->bhook_ctx, b, 0);
         s->win[s->win_n++] = k;
-        ev_add(s, "win:b%llu", (unsigned long long)b->seq);
+        EV("win:b%llu", (unsigned long long)b->seq);
         return 1;
     }
     if (s->src_done)
@@ -342,7 +348,7 @@ static int refill_one(lpm_sim *s, const run_io *io, lpm_err *err)
     r->hops = 0;
     r->tag = s->dhook ? s->dhook(s->dhook_ctx, r->id, &key) : 0;
     s->win[s->win_n++] = k;
-    ev_add(s, "win:%llu", (unsigned long long)r->id);
+    EV("win:%llu", (unsigned long long)r->id);
     return 1;
 }
 
@@ -367,7 +373,7 @@ static int step(lpm_sim *s, const run_io *io, lpm_err *err)
             x->out_cycle = s->cycle;
             s->rob_valid[slot] = 0;
             s->rob_head++;
-            ev_add(s, "rel:%llu", (unsigned long long)x->id);
+            EV("rel:%llu", (unsigned long long)x->id);
             if ((rc = emit(s, x, io->sink, io->sink_ctx, err)))
                 return rc;
         }
@@ -390,7 +396,7 @@ static int step(lpm_sim *s, const run_io *io, lpm_err *err)
             f->head = f->head + 1 == Q ? 0 : f->head + 1;
             f->n--;
             s->cur[i] = (int32_t)k;
-            ev_add(s, "pop%u:%s", i, tok(s, k));
+            EV("pop%u:%s", i, tok(s, k));
         }
     }
 
@@ -409,20 +415,20 @@ static int step(lpm_sim *s, const run_io *io, lpm_err *err)
         req *r = &s->pool[k - 1];
         int is_bub = r->bub >= 0;
         if (!is_bub && s->cfg.rob && r->id >= rob_head_reg + s->cfg.rob) {
-            ev_add(s, "stall:rob");
+            EV("stall:rob");
             if (win)
                 st->stall_rob++;
             break;
         }
         if (!is_bub && r->v.done) {
-            ev_add(s, "dit:%llu", (unsigned long long)r->id);
+            EV("dit:%llu", (unsigned long long)r->id);
             st->dit_answers++;
             dit_done[ndit++] = k;
         } else {
             unsigned e = is_bub ? 0 : r->v.stage;
             if (s->cur[e] == 0) {
                 s->cur[e] = (int32_t)k;
-                ev_add(s, "in%u:%s", e, tok(s, k));
+                EV("in%u:%s", e, tok(s, k));
             } else if (s->q[e].n < Q) {
                 fifo *f = &s->q[e];
                 uint32_t pos = f->head + f->n;
@@ -430,9 +436,9 @@ static int step(lpm_sim *s, const run_io *io, lpm_err *err)
                     pos -= Q;
                 s->qbuf[(size_t)e * Q + pos] = k;
                 f->n++;
-                ev_add(s, "push%u:%s", e, tok(s, k));
+                EV("push%u:%s", e, tok(s, k));
             } else {
-                ev_add(s, "stall:q%u", e);
+                EV("stall:q%u", e);
                 stalled_q = 1;
                 if (!ooo || is_bub)
                     break;
