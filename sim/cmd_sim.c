@@ -591,6 +591,9 @@ int lpm_cmd_sim(int argc, char **argv)
         rc = 1;
         goto out;
     }
+    if (st->requests && !st->win_cycles)
+        lpm_cli_error(cmd, "warning: --warmup %" PRIu64 " leaves no steady-state window (the last dispatch was before it): "
+                           "LPC and utilisation are 0", cfg.warmup);
     lpm_sim_report rep = { st, &cfg, w.stages, w.ring, source, burst, urate, clock_mhz,
                            cc.synthetic || !check ? "none" : cc.sh_enter ? "interpreter before/after update" : "interpreter",
                            cc.checked, cc.mismatches, cc.ref_checked, cc.ref_mismatches };
