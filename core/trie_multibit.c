@@ -331,7 +331,9 @@ uint32_t lpm_multibit_lookup(const lpm_multibit *m, const lpm_addr *a)
     return decode(w);
 }
 
-#define BATCH 32
+#ifndef BATCH
+#define BATCH 32 /* addresses in flight per group */
+#endif
 
 void lpm_multibit_lookup_batch(const lpm_multibit *m, const lpm_addr *a, uint32_t *nh, size_t n)
 {
