@@ -11,7 +11,8 @@ NVCC_FLAGS ?= -O2 -std=c++17 $(NVCC_ARCH) -Xcompiler -Wall,-Wextra,-Werror -Werr
 EXTRA_OBJS += $(BUILD)/gpu/gpu_cuda.o
 EXTRA_LIBS += -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lstdc++
 
-$(BUILD)/gpu/gpu_cuda.o: gpu/gpu_cuda.cu $(wildcard gpu/*.h core/*.h)
+# A pattern rule, so it never becomes the Makefile's default goal.
+$(BUILD)/gpu/%.o: gpu/%.cu $(wildcard gpu/*.h core/*.h)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCC_FLAGS) -c $< -o $@
 endif
