@@ -194,7 +194,7 @@ static int create_child(lpm_gamt *g, unsigned k, uint32_t u, lpm_err *err)
     if (!g->building && (uint64_t)base + n > g->width)
         return NEED_REBUILD;
     if ((uint64_t)base + n > GAMT_MAX_WIDTH)
-        return lpm_err_set(err, LPM_EINPUT,
+        return lpm_err_set(err, g->building ? LPM_EINPUT : LPM_EFAIL,
                            "GAMT: level %u needs more than 2^24 units (the 24-bit inf limit); use more levels",
                            k2);
     int rc = reserve(g, k2, base + n, err);
@@ -493,24 +493,27 @@ void lpm_gamt_free(lpm_gamt *g)
     g->longp = NULL;
 }
 
-/* Re-inserts every prefix of the node at (k, base) and below into n. */
+/* Re-inserts into n every prefix of g ending at the node (k, base) or
+ * below. A prefix of length j shows up in no unit's olen when longer ones
+ * cover all its units, so the shadow is probed instead: at level k each
+ * prefix is probed once, at the first unit of its span. */
 static int collect(const lpm_gamt *g, lpm_gamt *n, unsigned k, uint32_t base, uint64_t key, lpm_err *err)
 {
     const lpm_gamt_level *L = &g->lv[k];
-    unsigned s = g->stride[k];
+    unsigned s = g->stride[k], top = g->off[k] + s;
     for (uint32_t i = 0; i < (1u << s); i++) {
-        uint32_t v = base + i;
-        uint64_t kv = key | ((uint64_t)i << (64 - g->off[k] - s));
-        if (L->olen[v]) {
-            lpm_prefix q = { { kv, 0 }, L->olen[v], (uint8_t)g->family };
-            q.addr = lpm_addr_mask(&q.addr, q.len);
-            if (lpm_ref_get(n->shadow, &q) == LPM_NH_NONE) {
-                int rc = ins(n, &q, L->onh[v], err);
+        uint64_t kv = key | ((uint64_t)i << (64 - top));
+        for (unsigned j = top; j > g->off[k] && (i & ((1u << (top - j)) - 1)) == 0; j--) {
+            lpm_prefix q = { { kv, 0 }, (uint8_t)j, (uint8_t)g->family };
+            q.addr = lpm_addr_mask(&q.addr, j);
+            uint32_t nh = lpm_ref_get(g->shadow, &q);
+            if (nh != LPM_NH_NONE) {
+                int rc = ins(n, &q, nh, err);
                 if (rc)
                     return rc;
             }
         }
-        uint32_t c = L->code[v];
+        uint32_t c = L->code[base + i];
         if (gamt_unit_jump(c)) {
             int rc = collect(g, n, k + 1, gamt_unit_inf(c), kv, err);
             if (rc)
@@ -566,7 +569,8 @@ int lpm_gamt_insert(lpm_gamt *g, const lpm_prefix *p, uint32_t nh, lpm_err *err)
             return rc;
         rc = ins(g, p, nh, err);
         if (rc == NEED_REBUILD)
-            rc = lpm_err_set(err, LPM_EFAIL, "GAMT: no head room even after a rebuild");
+            rc = lpm_err_set(err, LPM_EFAIL,
+                             "GAMT: no head room even after a rebuild (a level is at the 2^24-unit limit); use more levels");
     }
     return rc;
 }
