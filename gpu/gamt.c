@@ -496,14 +496,18 @@ void lpm_gamt_free(lpm_gamt *g)
 /* Re-inserts into n every prefix of g ending at the node (k, base) or
  * below. A prefix of length j shows up in no unit's olen when longer ones
  * cover all its units, so the shadow is probed instead: at level k each
- * prefix is probed once, at the first unit of its span. */
+ * prefix is probed once, at the first unit of its span, and only where
+ * olen >= j (a prefix covering the unit would make olen at least j). */
 static int collect(const lpm_gamt *g, lpm_gamt *n, unsigned k, uint32_t base, uint64_t key, lpm_err *err)
 {
     const lpm_gamt_level *L = &g->lv[k];
     unsigned s = g->stride[k], top = g->off[k] + s;
     for (uint32_t i = 0; i < (1u << s); i++) {
         uint64_t kv = key | ((uint64_t)i << (64 - top));
+        unsigned ol = L->olen[base + i];
         for (unsigned j = top; j > g->off[k] && (i & ((1u << (top - j)) - 1)) == 0; j--) {
+            if (j > ol)
+                continue;
             lpm_prefix q = { { kv, 0 }, (uint8_t)j, (uint8_t)g->family };
             q.addr = lpm_addr_mask(&q.addr, j);
             uint32_t nh = lpm_ref_get(g->shadow, &q);

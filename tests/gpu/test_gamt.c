@@ -189,15 +189,20 @@ START_TEST(test_real_tables)
     ck_assert_int_eq(lpm_ref_build(&ref, &f, NULL), 0);
     gt_gamt x;
     build(&x, &f, NULL);
-    agree(&x, ref, &f, 200000, 40 + (uint64_t)_i);
+    agree(&x, ref, &f, 100000, 40 + (uint64_t)_i);
     if (t->family == 4) {
         size_t n;
         lpm_update *u = gt_linx(&f, &n);
         if (u) {
             replay(&x, ref, u, n, 500);
-            agree(&x, ref, &f, 200000, 50 + (uint64_t)_i);
+            agree(&x, ref, &f, 100000, 50 + (uint64_t)_i);
             copy_matches_trie(&x);
-            /* Again from the start with no head room. */
+            /* Again from the start with no head room (one table: each
+             * rebuild of a full table takes seconds). */
+            if (_i != 0) {
+                free(u);
+                goto done;
+            }
             drop(&x);
             lpm_ref_free(ref);
             ck_assert_int_eq(lpm_ref_build(&ref, &f, NULL), 0);
@@ -212,6 +217,7 @@ START_TEST(test_real_tables)
             free(u);
         }
     }
+done:
     drop(&x);
     lpm_ref_free(ref);
     lpm_fib_free(&f);
