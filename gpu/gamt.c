@@ -10,11 +10,6 @@
 
 enum { NEED_REBUILD = 100 }; /* internal: a level ran out of head room */
 
-/* Algorithm 3 lives in the trie library; a binary without it falls back
- * to an even split (see lpm_gamt_choose_strides). */
-int lpm_strides_gamt(const lpm_unibit *t, unsigned levels, unsigned txn_size,
-                     lpm_strides *st, lpm_err *err) __attribute__((weak));
-
 void lpm_gamt_opts_default(lpm_gamt_opts *o)
 {
     memset(o, 0, sizeof *o);
@@ -22,53 +17,25 @@ void lpm_gamt_opts_default(lpm_gamt_opts *o)
     o->min_room = 4096;
 }
 
-static void even_split(unsigned bits, unsigned levels, uint8_t *stride)
-{
-    for (unsigned k = 1; k <= levels; k++)
-        stride[k] = (uint8_t)(bits / levels + (k <= bits % levels ? 1 : 0));
-}
-
+/* GAMT's Algorithm 3 (core/strides.c) on the table's unibit trie, over the
+ * bits GAMT looks at: 32 for IPv4, the first 64 for IPv6. T = 32 units,
+ * one 128-byte memory transaction. */
 int lpm_gamt_choose_strides(const lpm_fib *f, unsigned levels, uint8_t *stride, lpm_err *err)
 {
     unsigned bits = f->family == LPM_AF_INET ? 32 : 64;
     if (levels < 1 || levels > GAMT_MAX_LEVELS || levels > bits)
-        return lpm_err_set(err, LPM_EINPUT, "GAMT: --levels %u is out of range 1..%u", levels,
+        return lpm_err_set(err, LPM_EINPUT, "GAMT: %u levels is out of range 1..%u", levels,
                            bits < GAMT_MAX_LEVELS ? bits : GAMT_MAX_LEVELS);
-    even_split(bits, levels, stride);
-    if (!lpm_strides_gamt)
-        return LPM_OK;
-    /* Algorithm 3 on the unibit trie of the first 64 bits; T = 32 units
-     * (one 128-byte transaction). */
-    lpm_fib cut;
-    lpm_fib_init(&cut);
-    int rc = LPM_OK;
-    for (size_t i = 0; i < f->n && rc == LPM_OK; i++) {
-        lpm_prefix p = f->routes[i].pfx;
-        if (p.len > bits) {
-            p.len = (uint8_t)bits;
-            p.addr = lpm_addr_mask(&p.addr, bits);
-        }
-        rc = lpm_fib_add(&cut, &p, f->routes[i].nh, err);
-    }
-    if (rc == LPM_OK)
-        rc = lpm_fib_finish(&cut, err);
     lpm_unibit t;
-    lpm_strides st;
-    if (rc == LPM_OK && (rc = lpm_unibit_build(&t, &cut, err)) == LPM_OK) {
-        rc = lpm_strides_gamt(&t, levels, 32, &st, err);
-        lpm_unibit_free(&t);
-    }
-    lpm_fib_free(&cut);
+    int rc = lpm_unibit_build(&t, f, err);
     if (rc)
         return rc;
-    unsigned sum = 0;
-    for (unsigned k = 0; k < st.levels; k++)
-        sum += st.stride[k];
-    if (st.levels != levels || sum == 0 || sum > bits)
-        return LPM_OK; /* not usable here: keep the even split */
-    for (unsigned k = 0; k < levels; k++)
-        if (st.stride[k] == 0)
-            return LPM_OK;
+    uint64_t nodes[129];
+    lpm_strides_node_counts(&t, nodes);
+    lpm_unibit_free(&t);
+    lpm_strides st;
+    if ((rc = lpm_strides_gamt_counts(nodes, bits, levels, 32, &st, err)))
+        return rc;
     for (unsigned k = 1; k <= levels; k++)
         stride[k] = st.stride[k - 1];
     return LPM_OK;
@@ -404,7 +371,7 @@ static int finish(lpm_gamt *g, int copy, lpm_err *err)
     for (unsigned k = 1; k <= g->H; k++) {
         if (g->lv[k].used > widest)
             widest = g->lv[k].used;
-        if ((1u << g->stride[k]) > bignode)
+        if (k > 1 && (1u << g->stride[k]) > bignode) /* level 1 never grows */
             bignode = 1u << g->stride[k];
     }
     uint64_t room = (uint64_t)(widest * g->headroom);

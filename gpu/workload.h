@@ -19,8 +19,8 @@ void lpm_gpu_addrs(const lpm_fib *f, size_t n, uint64_t seed, lpm_addr *out);
  * prefix. Next hops are indexes of f->nh. *out is malloc'ed. */
 int lpm_gpu_updates_gen(const lpm_fib *f, size_t n, uint64_t seed, lpm_update **out, lpm_err *err);
 
-/* An update trace file ("time a|w prefix [nexthop]"): lpm_updates_load
- * when the readers module is built, else this minimal reader. */
+/* An update trace file (any format lpm_updates_load reads; the first
+ * peer of a bgpdump file). */
 int lpm_gpu_updates_load(const char *path, lpm_fib *f, lpm_update **out, size_t *n, lpm_err *err);
 
 #endif
