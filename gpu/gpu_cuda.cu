@@ -320,7 +320,7 @@ static int bench(engine_run *r, const lpm_gpu_bench_in *in, lpm_gpu_bench_out *o
             CK(cudaEventSynchronize(be[b - S])); /* the stream's buffers are free again */
         if (in->nupd && upd_done < in->nupd) {
             double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-            size_t due = std::min(in->nupd, (size_t)(el * in->update_rate) + 1);
+            size_t due = std::min(in->nupd, (size_t)(el * in->update_rate)); /* rate 0: none */
             auto u0 = std::chrono::steady_clock::now();
             int rc = LPM_OK;
             for (; upd_done < due && rc == LPM_OK; upd_done++)

@@ -20,7 +20,7 @@ static void run(const lpm_fib *f, int engine, size_t n, size_t batch, unsigned s
         ck_assert_int_eq(lpm_gpu_updates_gen(f, nupd, 4, &u, &err), 0);
     lpm_gpu_bench_in in = {
         .fib = f, .engine = engine, .addr = a, .n = n, .batch = batch, .streams = streams,
-        .reps = 2, .upd = u, .nupd = nupd, .update_rate = 1e9, .ref = ref,
+        .reps = 2, .upd = u, .nupd = nupd, .update_rate = 1e12, .ref = ref,
     };
     lpm_gpu_bench_out o;
     ck_assert_msg(lpm_gpu_bench(&in, &o, &err) == 0, "gpu bench: %s", err.msg);
