@@ -1,5 +1,6 @@
 /* GALE host side: DIR-24-8 with lengths per entry, updates, bubbles. */
 #include "gale.h"
+#include "wb_list.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -11,40 +12,27 @@ static int oom(lpm_err *err)
     return lpm_err_set(err, LPM_EFAIL, "GALE: out of memory");
 }
 
-static int push(uint32_t **list, size_t *n, size_t *cap, uint32_t v)
+/* Writes entry i of a table (direct or long) and records it once. */
+static int set_entry(lpm_gale *g, int is_long, uint32_t i, uint32_t v)
 {
-    if (*n == *cap) {
-        size_t c = *cap ? *cap * 2 : 1024;
-        uint32_t *q = realloc(*list, c * sizeof *q);
-        if (!q)
-            return -1;
-        *list = q;
-        *cap = c;
-    }
-    (*list)[(*n)++] = v;
-    return 0;
+    uint32_t *t = is_long ? g->tl : g->t24;
+    if (t[i] == v)
+        return 0;
+    t[i] = v;
+    if (g->building)
+        return 0;
+    return is_long ? lpm_wb_add(g->dirtyl, &g->wbl, &g->nwbl, &g->capl, i)
+                   : lpm_wb_add(g->dirty24, &g->wb24, &g->nwb24, &g->cap24, i);
 }
 
 static int set24(lpm_gale *g, uint32_t i, uint32_t v)
 {
-    if (g->t24[i] == v)
-        return 0;
-    g->t24[i] = v;
-    if (g->building || (g->dirty24[i >> 6] >> (i & 63) & 1))
-        return 0;
-    g->dirty24[i >> 6] |= 1ULL << (i & 63);
-    return push(&g->wb24, &g->nwb24, &g->cap24, i);
+    return set_entry(g, 0, i, v);
 }
 
 static int setl(lpm_gale *g, uint32_t i, uint32_t v)
 {
-    if (g->tl[i] == v)
-        return 0;
-    g->tl[i] = v;
-    if (g->building || (g->dirtyl[i >> 6] >> (i & 63) & 1))
-        return 0;
-    g->dirtyl[i >> 6] |= 1ULL << (i & 63);
-    return push(&g->wbl, &g->nwbl, &g->capl, i);
+    return set_entry(g, 1, i, v);
 }
 
 static uint32_t enc(uint32_t nh)
@@ -80,11 +68,9 @@ static int new_block(lpm_gale *g, uint32_t i, lpm_err *err)
         g->lenl[b * 256 + j] = g->len24[i];
     }
     if (!g->building)
-        for (uint32_t j = 0; j < 256; j++) {
-            g->dirtyl[(b * 256 + j) >> 6] |= 1ULL << ((b * 256 + j) & 63);
-            if (push(&g->wbl, &g->nwbl, &g->capl, b * 256 + j))
+        for (uint32_t j = 0; j < 256; j++)
+            if (lpm_wb_add(g->dirtyl, &g->wbl, &g->nwbl, &g->capl, b * 256 + j))
                 return oom(err);
-        }
     return set24(g, i, GALE_LONG_FLAG | b) ? oom(err) : LPM_OK;
 }
 
@@ -253,14 +239,12 @@ size_t lpm_gale_prepare(lpm_gale *g, lpm_gale_bubble *out, size_t max)
 {
     size_t n = 0;
     while (g->nwbl > 0 && n < max) {
-        uint32_t j = g->wbl[--g->nwbl];
-        g->dirtyl[j >> 6] &= ~(1ULL << (j & 63));
+        uint32_t j = lpm_wb_pop(g->dirtyl, g->wbl, &g->nwbl);
         out[n].where = GALE_BUBBLE_LONG | j;
         out[n++].value = g->tl[j];
     }
     while (g->nwb24 > 0 && n < max) {
-        uint32_t i = g->wb24[--g->nwb24];
-        g->dirty24[i >> 6] &= ~(1ULL << (i & 63));
+        uint32_t i = lpm_wb_pop(g->dirty24, g->wb24, &g->nwb24);
         out[n].where = i;
         out[n++].value = g->t24[i];
     }

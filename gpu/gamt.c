@@ -1,6 +1,7 @@
 /* GAMT host side: the CPU trie behind the state-jump table, its updates
  * into the WB table, Algorithm 2, lazy delete, head room and rebuild. */
 #include "gamt.h"
+#include "wb_list.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -90,20 +91,7 @@ static void level_free(lpm_gamt_level *L)
 static int mark(lpm_gamt *g, unsigned k, uint32_t u)
 {
     lpm_gamt_level *L = &g->lv[k];
-    uint64_t bit = 1ULL << (u & 63);
-    if (L->dirty[u >> 6] & bit)
-        return 0;
-    if (L->nwb == L->wbcap) {
-        size_t n = L->wbcap ? L->wbcap * 2 : 256;
-        uint32_t *w = realloc(L->wb, n * sizeof *w);
-        if (!w)
-            return -1;
-        L->wb = w;
-        L->wbcap = n;
-    }
-    L->dirty[u >> 6] |= bit;
-    L->wb[L->nwb++] = u;
-    return 0;
+    return lpm_wb_add(L->dirty, &L->wb, &L->nwb, &L->wbcap, u);
 }
 
 static int set_code(lpm_gamt *g, unsigned k, uint32_t u, uint32_t code)
@@ -568,8 +556,7 @@ size_t lpm_gamt_prepare(lpm_gamt *g, lpm_gamt_bubble *out, size_t max)
     for (unsigned k = g->H; k >= 1 && n < max; k--) {
         lpm_gamt_level *L = &g->lv[k];
         while (L->nwb > 0 && n < max) {
-            uint32_t u = L->wb[--L->nwb];
-            L->dirty[u >> 6] &= ~(1ULL << (u & 63));
+            uint32_t u = lpm_wb_pop(L->dirty, L->wb, &L->nwb);
             out[n].level = k;
             out[n].loc = u;
             out[n].value = L->code[u]; /* the latest value, read now */

@@ -82,4 +82,27 @@ static inline void gt_ref_apply(lpm_ref *ref, const lpm_update *u)
         ck_assert_int_eq(lpm_ref_add(ref, &u->pfx, u->nh), 0);
 }
 
+/* What gt_replay drives: one update into the engine's host side, and a
+ * flush of everything pending (bubbles into the lookup copy). */
+typedef struct {
+    int (*update)(void *x, const lpm_update *u, lpm_err *err);
+    int (*flush)(void *x, lpm_err *err);
+    size_t (*pending)(const void *x);
+} gt_path;
+
+/* Replays n updates into x and the oracle, flushing every per_flush. */
+static inline void gt_replay(const gt_path *p, void *x, lpm_ref *ref, const lpm_update *u, size_t n,
+                             size_t per_flush)
+{
+    lpm_err err;
+    for (size_t i = 0; i < n; i++) {
+        ck_assert_msg(p->update(x, &u[i], &err) == 0, "update %zu: %s", i, err.msg);
+        gt_ref_apply(ref, &u[i]);
+        if ((i + 1) % per_flush == 0 || i + 1 == n) {
+            ck_assert_msg(p->flush(x, &err) == 0, "flush: %s", err.msg);
+            ck_assert_uint_eq(p->pending(x), 0);
+        }
+    }
+}
+
 #endif

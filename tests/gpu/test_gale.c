@@ -42,19 +42,26 @@ static void agree(const gt_gale *x, const lpm_ref *ref, const lpm_fib *f, size_t
     free(a);
 }
 
+static int up(void *x, const lpm_update *u, lpm_err *err)
+{
+    lpm_gale *g = &((gt_gale *)x)->g;
+    return u->op == 'w' ? lpm_gale_delete(g, &u->pfx, err) : lpm_gale_insert(g, &u->pfx, u->nh, err);
+}
+
+static int flush(void *x, lpm_err *err)
+{
+    return lpm_gale_flush(&((gt_gale *)x)->g, 1000, err);
+}
+
+static size_t pending(const void *x)
+{
+    return lpm_gale_pending(&((const gt_gale *)x)->g);
+}
+
 static void replay(gt_gale *x, lpm_ref *ref, const lpm_update *u, size_t n, size_t per_flush)
 {
-    lpm_err err;
-    for (size_t i = 0; i < n; i++) {
-        int rc = u[i].op == 'w' ? lpm_gale_delete(&x->g, &u[i].pfx, &err)
-                                : lpm_gale_insert(&x->g, &u[i].pfx, u[i].nh, &err);
-        ck_assert_msg(rc == 0, "update %zu: %s", i, err.msg);
-        gt_ref_apply(ref, &u[i]);
-        if ((i + 1) % per_flush == 0 || i + 1 == n) {
-            ck_assert_msg(lpm_gale_flush(&x->g, 1000, &err) == 0, "flush: %s", err.msg);
-            ck_assert_uint_eq(lpm_gale_pending(&x->g), 0);
-        }
-    }
+    static const gt_path path = { up, flush, pending };
+    gt_replay(&path, x, ref, u, n, per_flush);
 }
 
 START_TEST(test_synthetic)
