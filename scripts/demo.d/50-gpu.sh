@@ -16,6 +16,6 @@ done
 case $? in
   0) "$BIN" gpu bench --fib "$W/v4.fib" --engine gamt --batch 1048576 --streams 4 --json
      echo "SUMMARY: GPU: $(cat "$W/gpu.out")";;
-  3) echo "SUMMARY: GPU: none here ($(sed 's/^lpmpipe: gpu: //' "$W/gpu.err" | cut -c1-60)); lpmpipe gpu exits 3";;
+  3) echo "SUMMARY: GPU: none here, lpmpipe gpu exits 3: $(sed 's/^lpmpipe: gpu: //' "$W/gpu.err")";;
   *) cat "$W/gpu.err"; echo "SUMMARY: GPU: FAILED"; exit 1;;
 esac
