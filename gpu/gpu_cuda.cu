@@ -273,8 +273,8 @@ static int bench(engine_run *r, const lpm_gpu_bench_in *in, lpm_gpu_bench_out *o
         CK(cudaMalloc(&dr[s], B * 4));
     }
     /* Expected answers before any update, for the in-flight check. */
-    std::vector<uint32_t> before(n);
-    for (size_t i = 0; i < n; i++)
+    std::vector<uint32_t> before(in->nupd ? n : 0);
+    for (size_t i = 0; i < before.size(); i++)
         before[i] = lpm_ref_lookup(in->ref, &in->addr[i], NULL);
 
     cudaEvent_t e0, e1;
