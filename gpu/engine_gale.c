@@ -31,6 +31,13 @@ static uint32_t gale_lookup_one(const void *state, const lpm_addr *a)
     return lpm_gale_cpu_lookup(&((const gale_state *)state)->c, a);
 }
 
+static void gale_lookup_batch(const void *state, const lpm_addr *a, uint32_t *nh, size_t n)
+{
+    const lpm_gale_cpu *c = &((const gale_state *)state)->c;
+    for (size_t i = 0; i < n; i++)
+        nh[i] = lpm_gale_cpu_lookup(c, &a[i]);
+}
+
 static int gale_add(void *state, const lpm_prefix *p, uint32_t nh, lpm_err *err)
 {
     gale_state *s = state;
@@ -66,6 +73,7 @@ const lpm_engine_ops lpm_engine_gale = {
     .families = LPM_ENGINE_V4,
     .build = gale_build,
     .lookup = gale_lookup_one,
+    .lookup_batch = gale_lookup_batch,
     .add = gale_add,
     .del = gale_del,
     .memory = gale_memory,

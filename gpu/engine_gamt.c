@@ -33,6 +33,13 @@ static uint32_t gamt_lookup_one(const void *state, const lpm_addr *a)
     return lpm_gamt_cpu_lookup(&s->g, &s->c, a);
 }
 
+static void gamt_lookup_batch(const void *state, const lpm_addr *a, uint32_t *nh, size_t n)
+{
+    const gamt_state *s = state;
+    for (size_t i = 0; i < n; i++)
+        nh[i] = lpm_gamt_cpu_lookup(&s->g, &s->c, &a[i]);
+}
+
 static int gamt_add(void *state, const lpm_prefix *p, uint32_t nh, lpm_err *err)
 {
     gamt_state *s = state;
@@ -68,6 +75,7 @@ const lpm_engine_ops lpm_engine_gamt = {
     .families = LPM_ENGINE_V4 | LPM_ENGINE_V6,
     .build = gamt_build,
     .lookup = gamt_lookup_one,
+    .lookup_batch = gamt_lookup_batch,
     .add = gamt_add,
     .del = gamt_del,
     .memory = gamt_memory,
