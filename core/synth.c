@@ -74,29 +74,38 @@ static void top_m(kv *v, size_t n, size_t m)
     }
 }
 
-/* Gumbel-top-k: taking the m largest of lw - log(E), E ~ Exp(1), samples m
- * items without replacement with probability proportional to exp(lw). */
-static double gumbel(lpm_rng *r)
+/* Gumbel-top-k: taking the m largest of lw + G, G Gumbel-distributed,
+ * samples m items without replacement with probability proportional to
+ * exp(lw). G comes from a table of 2^16 quantiles: the generator touches
+ * millions of nodes and two logarithms each would dominate its time. */
+#define GUMBEL_BITS 16
+
+static void gumbel_table(double *t)
 {
-    double u = lpm_rng_double(r);
-    return -log(-log(u + 0x1p-60));
+    for (unsigned i = 0; i < 1u << GUMBEL_BITS; i++)
+        t[i] = -log(-log((i + 0.5) / (1u << GUMBEL_BITS)));
 }
 
+/* Approximately standard normal: Irwin-Hall sum of four 16-bit uniforms. */
 static double normal(lpm_rng *r)
 {
-    double u = lpm_rng_double(r) + 0x1p-60, v = lpm_rng_double(r);
-    return sqrt(-2.0 * log(u)) * cos(6.283185307179586 * v);
+    uint64_t x = lpm_rng_next(r);
+    double s = (double)(x & 0xFFFF) + (double)((x >> 16) & 0xFFFF) +
+               (double)((x >> 32) & 0xFFFF) + (double)(x >> 48);
+    return (s / 65536.0 - 2.0) * 1.7320508075688772;
 }
 
 /* Marks m nodes among those without `skip` flags with `flag`, weighted by
  * exp(sign * lw). */
 static void mark(snode *s, size_t n, kv *k, size_t m, uint8_t skip, uint8_t flag,
-                 double sign, lpm_rng *r)
+                 double sign, lpm_rng *r, const double *gt)
 {
+    if (m == 0)
+        return;
     size_t c = 0;
     for (size_t i = 0; i < n; i++)
         if (!(s[i].flags & skip))
-            k[c++] = (kv){ sign * s[i].lw + gumbel(r), (uint32_t)i };
+            k[c++] = (kv){ sign * s[i].lw + gt[lpm_rng_next(r) >> (64 - GUMBEL_BITS)], (uint32_t)i };
     if (m > c)
         m = c;
     top_m(k, c, m);
@@ -104,9 +113,11 @@ static void mark(snode *s, size_t n, kv *k, size_t m, uint8_t skip, uint8_t flag
         s[k[i].i].flags |= flag;
 }
 
-/* The profile to grow: the reference itself up to its size, above it the
- * reference scaled by f and made consistent (each internal node has one or
- * two children, no level over 2^d, the last level all leaves). */
+/* The profile to grow: the reference itself up to its size; above it the
+ * reference's nodes scaled by f, as far as each level can reach (every
+ * internal node has one or two children, no level over 2^d), with the
+ * reference's shares of prefixes and leaves at each level. Levels the cap
+ * holds back are caught up by more branching below. */
 static size_t plan(const lpm_fib_profile *ref, double f, unsigned w, lpm_fib_profile *p)
 {
     if (f <= 1.0) {
@@ -115,10 +126,11 @@ static size_t plan(const lpm_fib_profile *ref, double f, unsigned w, lpm_fib_pro
     }
     memset(p, 0, sizeof *p);
     p->family = ref->family;
-    p->nodes[0] = 1;
     size_t total = 0;
     for (unsigned d = 0; d <= w; d++) {
-        if (d > 0) {
+        if (d == 0) {
+            p->nodes[0] = 1;
+        } else {
             size_t in = p->nodes[d - 1] - p->leaves[d - 1];
             size_t hi = 2 * in;
             if (d < 63 && hi > (1ull << d))
@@ -126,19 +138,21 @@ static size_t plan(const lpm_fib_profile *ref, double f, unsigned w, lpm_fib_pro
             size_t want = (size_t)llround((double)ref->nodes[d] * f);
             p->nodes[d] = want < in ? in : want > hi ? hi : want;
         }
-        size_t pl = (size_t)ceil((double)ref->len[d] * f);
-        size_t lf = (size_t)ceil((double)ref->leaves[d] * f);
-        if (pl > p->nodes[d])
-            pl = p->nodes[d];
+        size_t n = p->nodes[d];
+        if (n == 0)
+            break;
+        double rn = (double)ref->nodes[d];
+        size_t lf = rn > 0 ? (size_t)llround((double)ref->leaves[d] / rn * (double)n) : 0;
+        size_t pl = rn > 0 ? (size_t)llround((double)ref->len[d] / rn * (double)n) : 0;
+        if (pl > n)
+            pl = n;
         if (lf > pl)
             lf = pl;
         if (d == w || ref->nodes[d + 1] == 0)
-            pl = lf = p->nodes[d]; /* nothing below: all leaves */
+            pl = lf = n; /* nothing below: all leaves */
         p->len[d] = pl;
         p->leaves[d] = lf;
         total += pl;
-        if (p->nodes[d] == 0)
-            break;
     }
     p->prefixes = total;
     return total;
@@ -190,11 +204,13 @@ static int grow(const lpm_fib_profile *p, int family, emitter *e, lpm_err *err)
             cap = p->nodes[d];
     snode *cur = malloc(cap * sizeof *cur), *nxt = malloc(cap * sizeof *nxt);
     kv *k = malloc(cap * sizeof *k);
+    double *gt = malloc(((size_t)1 << GUMBEL_BITS) * sizeof *gt);
     int rc = LPM_OK;
-    if (!cur || !nxt || !k) {
+    if (!cur || !nxt || !k || !gt) {
         rc = lpm_err_set(err, LPM_EFAIL, "synthetic table: out of memory");
         goto out;
     }
+    gumbel_table(gt);
     size_t n = 1;
     cur[0] = (snode){ { 0, 0 }, 0.0, draw_nh(e), 0 };
     for (unsigned d = 0; d <= w && n > 0 && rc == LPM_OK; d++) {
@@ -204,12 +220,12 @@ static int grow(const lpm_fib_profile *p, int family, emitter *e, lpm_err *err)
         size_t next = d < w ? p->nodes[d + 1] : 0;
         /* Light subtrees end, heavy ones branch and carry the covering
          * prefixes (aggregates over blocks). */
-        mark(cur, n, k, leaves, 0, F_LEAF | F_PREFIX, -1.0, e->r);
-        mark(cur, n, k, pint, F_LEAF, F_PREFIX, tu->agg, e->r);
+        mark(cur, n, k, leaves, 0, F_LEAF | F_PREFIX, -1.0, e->r, gt);
+        mark(cur, n, k, pint, F_LEAF, F_PREFIX, tu->agg, e->r, gt);
         if (next >= inner)
-            mark(cur, n, k, next - inner, F_LEAF, F_BRANCH, 1.0, e->r);
+            mark(cur, n, k, next - inner, F_LEAF, F_BRANCH, 1.0, e->r, gt);
         else
-            mark(cur, n, k, inner - next, F_LEAF, F_DEAD, -1.0, e->r);
+            mark(cur, n, k, inner - next, F_LEAF, F_DEAD, -1.0, e->r, gt);
         size_t m = 0;
         for (size_t i = 0; i < n && rc == LPM_OK; i++) {
             snode *s = &cur[i];
@@ -245,6 +261,7 @@ out:
     free(cur);
     free(nxt);
     free(k);
+    free(gt);
     return rc;
 }
 
@@ -269,7 +286,9 @@ int lpm_synth_fib(lpm_fib *f, int family, size_t count, uint64_t seed,
     unsigned w = lpm_family_bits(family);
     double scale = (double)count / (double)ref.prefixes;
     size_t total = plan(&ref, scale, w, &p);
-    while (total < count) { /* rounding in the scaled plan: grow a little */
+    for (int i = 0; total < count; i++) { /* capped levels: grow a little more */
+        if (i == 1000)
+            return lpm_err_set(err, LPM_EINPUT, "synthetic table: the model cannot reach %zu prefixes", count);
         scale *= 1.01;
         total = plan(&ref, scale, w, &p);
     }

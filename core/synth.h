@@ -12,7 +12,7 @@
 
 /* Largest table lpm_synth_fib makes (the model scales its reference up to
  * this; beyond it a bigger table is not a realistic one). */
-#define LPM_SYNTH_MAX_COUNT 16000000u
+#define LPM_SYNTH_MAX_COUNT 4000000u
 #define LPM_SYNTH_MAX_NEXT_HOPS 65536u
 
 /* Fills an empty FIB with count unique prefixes of the family. next_hops

@@ -60,6 +60,13 @@ static lpm_addr complete(lpm_rng *r, const lpm_prefix *p)
  * own node when it has no children, and beside every node of p's region
  * that has one child only (the missing side). A prefix whose space is all
  * covered by longer ones has no leaf and no path. */
+static int cmp_prefix(const void *x, const void *y)
+{
+    const lpm_prefix *a = x, *b = y;
+    int c = lpm_addr_cmp(&a->addr, &b->addr);
+    return c ? c : (int)a->len - (int)b->len;
+}
+
 typedef struct {
     uint32_t child[2]; /* 0: none (the root is nobody's child) */
     uint32_t route;    /* index in the FIB, UINT32_MAX: no prefix */
@@ -138,6 +145,7 @@ int lpm_trace_random_match_set(const lpm_fib *f, lpm_prefix **out, size_t *nout,
     for (size_t i = 0; i < f->n; i++)
         if (best[i].family)
             best[m++] = best[i];
+    qsort(best, m, sizeof *best, cmp_prefix);
     *out = best;
     *nout = m;
     return rc;

@@ -42,6 +42,9 @@ static void help(FILE *fp)
             "                      mean B (default 1: no runs); with an image, a run is\n"
             "                      the next trace addresses of its first one's entry stage\n"
             "  --rob R             reorder buffer of R entries: results in input order\n"
+            "  --lookahead K       a K-entry dispatch window (K >= W) where requests for\n"
+            "                      other entry stages pass one whose queue is full\n"
+            "                      (default 0: strict in-order dispatch)\n"
             "  --load L            offered requests per cycle (default: continuous backlog)\n"
             "  --updates FILE      bubble file (lpmpipe update --bubbles)\n"
             "  --update-rate U     updates per second (with --updates; default: all at once)\n"
@@ -293,7 +296,7 @@ int lpm_cmd_sim(int argc, char **argv)
     enum {
         O_IMAGE = LPM_OPT_FIRST_FREE, O_SYNTH, O_LINEAR, O_READS, O_TRACE, O_GEN, O_COUNT, O_SEED, O_FIB,
         O_QUEUE, O_WIDTH, O_BURST, O_ROB, O_LOAD, O_UPDATES, O_URATE, O_CLOCK, O_WARMUP, O_NOCHECK,
-        O_VERIFY, O_JSON, O_RESULTS, O_CLOG, O_TIMING, O_BASELINE, O_PRELOAD
+        O_VERIFY, O_JSON, O_RESULTS, O_CLOG, O_TIMING, O_BASELINE, O_PRELOAD, O_LOOKAHEAD
     };
     static const struct option lo[] = {
         { "image", required_argument, 0, O_IMAGE },
@@ -322,6 +325,7 @@ int lpm_cmd_sim(int argc, char **argv)
         { "timing", no_argument, 0, O_TIMING },
         { "walk-baseline", required_argument, 0, O_BASELINE },
         { "preload", no_argument, 0, O_PRELOAD },
+        { "lookahead", required_argument, 0, O_LOOKAHEAD },
         { "help", no_argument, 0, 'h' },
         LPM_CLI_FIB_LONGOPTS,
         { 0, 0, 0, 0 },
@@ -368,6 +372,7 @@ int lpm_cmd_sim(int argc, char **argv)
         case O_CLOG: clog = optarg; break;
         case O_TIMING: timing = 1; break;
         case O_PRELOAD: pre = 1; break;
+        case O_LOOKAHEAD: if (lpm_cli_uint(cmd, "--lookahead", optarg, 0, 4096, &cfg.lookahead)) return 2; break;
         case O_BASELINE: if (lpm_cli_uint(cmd, "--walk-baseline", optarg, 1, 4096, &baseline)) return 2; break;
         case 'h': help(stdout); return 0;
         default: return lpm_cli_usage_error(cmd);
@@ -586,6 +591,9 @@ int lpm_cmd_sim(int argc, char **argv)
         rc = 1;
         goto out;
     }
+    if (st->requests && !st->win_cycles)
+        lpm_cli_error(cmd, "warning: --warmup %" PRIu64 " leaves no steady-state window (the last dispatch was before it): "
+                           "LPC and utilisation are 0", cfg.warmup);
     lpm_sim_report rep = { st, &cfg, w.stages, w.ring, source, burst, urate, clock_mhz,
                            cc.synthetic || !check ? "none" : cc.sh_enter ? "interpreter before/after update" : "interpreter",
                            cc.checked, cc.mismatches, cc.ref_checked, cc.ref_mismatches };

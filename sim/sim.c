@@ -74,6 +74,8 @@ int lpm_sim_new(lpm_sim **out, const lpm_sim_walker *w, const lpm_sim_cfg *cfg, 
         return lpm_err_set(err, LPM_EINPUT, "issue width %u: must be 1..64", cfg->width);
     if (!w->ring && cfg->width != 1)
         return lpm_err_set(err, LPM_EINPUT, "a linear pipeline has one entry: issue width must be 1");
+    if (cfg->lookahead && (cfg->lookahead < cfg->width || cfg->lookahead > 4096))
+        return lpm_err_set(err, LPM_EINPUT, "lookahead %u: must be 0 or issue width..4096", cfg->lookahead);
     if (cfg->queue > 1u << 16)
         return lpm_err_set(err, LPM_EINPUT, "queue depth %u: must be at most 65536", cfg->queue);
     if (cfg->rob > 1u << 20)
@@ -87,13 +89,14 @@ int lpm_sim_new(lpm_sim **out, const lpm_sim_walker *w, const lpm_sim_cfg *cfg, 
     unsigned n = s->n;
     /* In flight at once: the stages, the queues, the window, and the DIT
      * answers dispatched this cycle while the window refills. */
-    s->pool_n = 2 * cfg->width + n * cfg->queue + n + 1;
+    unsigned wcap = cfg->lookahead > cfg->width ? cfg->lookahead : cfg->width;
+    s->pool_n = wcap + cfg->width + n * cfg->queue + n + 1;
     s->cur = calloc(n, sizeof *s->cur);
     s->out = calloc(n, sizeof *s->out);
     s->qbuf = calloc((size_t)n * (cfg->queue ? cfg->queue : 1), sizeof *s->qbuf);
     s->q = calloc(n, sizeof *s->q);
     s->pool = calloc(s->pool_n, sizeof *s->pool);
-    s->win = calloc(cfg->width, sizeof *s->win);
+    s->win = calloc(wcap, sizeof *s->win);
     s->bub = calloc(s->pool_n, sizeof *s->bub);
     s->exits = calloc(n + cfg->width, sizeof *s->exits);
     s->st.qhist = calloc((size_t)n * (cfg->queue + 1 < LPM_SIM_QHIST_MAX ? cfg->queue + 1 : LPM_SIM_QHIST_MAX),
@@ -155,6 +158,12 @@ const lpm_sim_stats *lpm_sim_get_stats(const lpm_sim *s)
 /* ---- the cycle log ---- */
 
 static void ev_add(lpm_sim *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Events cost nothing without a cycle log (their arguments are not built). */
+#define EV(...)                           \
+    do {                                  \
+        if (s->cfg.cycle_log)             \
+            ev_add(s, __VA_ARGS__);       \
+    } while (0)
 static void ev_add(lpm_sim *s, const char *fmt, ...)
 {
     if (!s->cfg.cycle_log)
@@ -247,7 +256,7 @@ static void do_exit(lpm_sim *s, uint32_t k)
     x->visits = r->v.visits;
     x->loops = r->v.loops;
     x->tag = r->tag;
-    ev_add(s, "exit:%llu", (unsigned long long)r->id);
+    EV("exit:%llu", (unsigned long long)r->id);
     pool_put(s, k);
 }
 
@@ -307,7 +316,7 @@ static int refill_one(lpm_sim *s, const run_io *io, lpm_err *err)
         if (s->bhook)
             s->bhook(s->bhook_ctx, b, 0);
         s->win[s->win_n++] = k;
-        ev_add(s, "win:b%llu", (unsigned long long)b->seq);
+        EV("win:b%llu", (unsigned long long)b->seq);
         return 1;
     }
     if (s->src_done)
@@ -339,7 +348,7 @@ static int refill_one(lpm_sim *s, const run_io *io, lpm_err *err)
     r->hops = 0;
     r->tag = s->dhook ? s->dhook(s->dhook_ctx, r->id, &key) : 0;
     s->win[s->win_n++] = k;
-    ev_add(s, "win:%llu", (unsigned long long)r->id);
+    EV("win:%llu", (unsigned long long)r->id);
     return 1;
 }
 
@@ -364,7 +373,7 @@ static int step(lpm_sim *s, const run_io *io, lpm_err *err)
             x->out_cycle = s->cycle;
             s->rob_valid[slot] = 0;
             s->rob_head++;
-            ev_add(s, "rel:%llu", (unsigned long long)x->id);
+            EV("rel:%llu", (unsigned long long)x->id);
             if ((rc = emit(s, x, io->sink, io->sink_ctx, err)))
                 return rc;
         }
@@ -387,35 +396,39 @@ static int step(lpm_sim *s, const run_io *io, lpm_err *err)
             f->head = f->head + 1 == Q ? 0 : f->head + 1;
             f->n--;
             s->cur[i] = (int32_t)k;
-            ev_add(s, "pop%u:%s", i, tok(s, k));
+            EV("pop%u:%s", i, tok(s, k));
         }
     }
 
-    /* 3. Dispatch: the window in input order; each item enters its stage
-     * directly when that stage is still idle, else joins its queue; the
-     * first one that can do neither stalls the rest. */
-    unsigned taken = 0;
+    /* 3. Dispatch: the window in input order, at most W items; each enters
+     * its stage directly when that stage is still idle, else joins its
+     * queue. In order (lookahead 0) the first item that can do neither
+     * stalls the rest; with lookahead it waits and the scan goes on to
+     * items of other entry stages (never past a waiting bubble). */
+    unsigned taken = 0, kept = 0, dispatched = 0;
     uint32_t dit_done[64];
     unsigned ndit = 0;
-    for (; taken < s->win_n; taken++) {
+    int stalled_q = 0;
+    const int ooo = s->cfg.lookahead > 0;
+    for (; taken < s->win_n && dispatched < W; taken++) {
         uint32_t k = s->win[taken];
         req *r = &s->pool[k - 1];
         int is_bub = r->bub >= 0;
         if (!is_bub && s->cfg.rob && r->id >= rob_head_reg + s->cfg.rob) {
-            ev_add(s, "stall:rob");
+            EV("stall:rob");
             if (win)
                 st->stall_rob++;
             break;
         }
         if (!is_bub && r->v.done) {
-            ev_add(s, "dit:%llu", (unsigned long long)r->id);
+            EV("dit:%llu", (unsigned long long)r->id);
             st->dit_answers++;
             dit_done[ndit++] = k;
         } else {
             unsigned e = is_bub ? 0 : r->v.stage;
             if (s->cur[e] == 0) {
                 s->cur[e] = (int32_t)k;
-                ev_add(s, "in%u:%s", e, tok(s, k));
+                EV("in%u:%s", e, tok(s, k));
             } else if (s->q[e].n < Q) {
                 fifo *f = &s->q[e];
                 uint32_t pos = f->head + f->n;
@@ -423,23 +436,29 @@ static int step(lpm_sim *s, const run_io *io, lpm_err *err)
                     pos -= Q;
                 s->qbuf[(size_t)e * Q + pos] = k;
                 f->n++;
-                ev_add(s, "push%u:%s", e, tok(s, k));
+                EV("push%u:%s", e, tok(s, k));
             } else {
-                ev_add(s, "stall:q%u", e);
-                if (win)
-                    st->stall_queue++;
-                break;
+                EV("stall:q%u", e);
+                stalled_q = 1;
+                if (!ooo || is_bub)
+                    break;
+                s->win[kept++] = k; /* waits in the window */
+                continue;
             }
         }
-        if (!is_bub && s->cfg.rob)
+        dispatched++;
+        if (!is_bub && s->cfg.rob && r->id + 1 > s->rob_alloc)
             s->rob_alloc = r->id + 1;
     }
-    memmove(s->win, s->win + taken, (s->win_n - taken) * sizeof *s->win);
-    s->win_n -= taken;
+    if (stalled_q && win)
+        st->stall_queue++;
+    memmove(s->win + kept, s->win + taken, (s->win_n - taken) * sizeof *s->win);
+    s->win_n -= taken - kept;
 
     /* 4. Window refill: bubbles that are ready, then arrived requests, read
-     * the direct index table (a bubble writes it). */
-    while (s->win_n < W) {
+     * the direct index table (a bubble writes it); at most W per cycle. */
+    unsigned cap = ooo ? s->cfg.lookahead : W;
+    for (unsigned j = 0; j < W && s->win_n < cap; j++) {
         int got = refill_one(s, io, err);
         if (got == -1)
             return LPM_EINPUT;
@@ -559,8 +578,8 @@ int lpm_sim_run(lpm_sim *s, lpm_sim_source_fn src, void *src_ctx,
     run_io io = { src, src_ctx, bsrc, bsrc_ctx, sink, sink_ctx };
     lpm_sim_stats *st = &s->st;
     if (s->cfg.cycle_log)
-        fprintf(s->cfg.cycle_log, "# lpmpipe sim cycle log v1: stages=%u %s queue=%u width=%u rob=%u\n", s->n,
-                s->w.ring ? "ring" : "linear", s->cfg.queue, s->cfg.width, s->cfg.rob);
+        fprintf(s->cfg.cycle_log, "# lpmpipe sim cycle log v1: stages=%u %s queue=%u width=%u rob=%u lookahead=%u\n", s->n,
+                s->w.ring ? "ring" : "linear", s->cfg.queue, s->cfg.width, s->cfg.rob, s->cfg.lookahead);
     if (!bsrc)
         s->bsrc_done = 1;
     for (;;) {

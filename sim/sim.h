@@ -49,6 +49,8 @@ typedef struct lpm_sim_bubble {
 typedef struct lpm_sim_cfg {
     unsigned queue;        /* per-stage queue depth (0: no queues) */
     unsigned width;        /* issue width W */
+    unsigned lookahead;    /* 0: in-order dispatch; K >= W: a K-entry window,
+                              items of other entry stages pass a waiting one */
     unsigned rob;          /* reorder buffer entries (0: none) */
     double load;           /* offered requests per cycle (0: continuous backlog) */
     uint64_t warmup;       /* cycles left out of the steady-state window */
