@@ -310,8 +310,8 @@ int lpm_maptree_image(lpm_maptree *m, const lpm_map_opts *o, lpm_image **out, lp
                     need = t.b[i].level + 1u;
         if (need < 1)
             need = 1;
-        if (!N)
-            N = need;
+        if (!N || kind == LPM_MAP_BALANCED)
+            N = need; /* balanced: the stages its strides use (at most --stages) */
         if (N < need) {
             rc = lpm_err_set(err, LPM_EINPUT, "the %s mapping of this table needs %u stages; --stages %u is too few",
                              lpm_map_kind_name(kind), need, N);
