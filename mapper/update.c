@@ -155,6 +155,16 @@ static int wcmp_bubble(const void *a, const void *b);
  * stage is free. Then writes are regrouped bubble by bubble. */
 static int pack(lpm_upd *u)
 {
+    if (u->nw <= 1) { /* the common case: one write, one bubble */
+        if (!u->capb) {
+            if (!(u->b = malloc(16 * sizeof *u->b)))
+                return -1;
+            u->capb = 16;
+        }
+        u->b[0] = (lpm_bubble){ 0, u->nw };
+        u->nb = u->nw;
+        return 0;
+    }
     size_t nb = 0;
     const size_t W = 5; /* 4 x 64 stage bits + 1 word for the DIT */
     uint32_t *bi = malloc((u->nw ? u->nw : 1) * sizeof *bi);
