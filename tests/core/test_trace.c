@@ -474,6 +474,42 @@ START_TEST(test_round_trip)
 }
 END_TEST
 
+/* The fast IPv6 writer prints what lpm_addr_format prints (RFC 5952),
+ * zero runs of every length and place included. */
+START_TEST(test_v6_text)
+{
+    lpm_rng r;
+    lpm_rng_seed(&r, 5);
+    size_t n = 20000;
+    lpm_addr *a = malloc(n * sizeof *a);
+    for (size_t i = 0; i < n; i++) {
+        a[i].hi = lpm_rng_next(&r);
+        a[i].lo = lpm_rng_next(&r);
+        for (int g = 0; g < 8; g++) /* zero groups often, small ones too */
+            if (lpm_rng_below(&r, 3) == 0 || (i % 7 == 0 && g > 0)) {
+                uint64_t *w = g < 4 ? &a[i].hi : &a[i].lo;
+                *w &= ~(0xFFFFULL << (48 - 16 * (g & 3)));
+            } else if (lpm_rng_below(&r, 4) == 0) {
+                uint64_t *w = g < 4 ? &a[i].hi : &a[i].lo;
+                *w &= ~(0xFFF0ULL << (48 - 16 * (g & 3)));
+            }
+    }
+    char *path = tmpfile_with("");
+    ck_assert_int_eq(lpm_trace_write(path, a, n, LPM_AF_INET6, NULL), 0);
+    FILE *fp = fopen(path, "r");
+    char line[128], want[LPM_ADDR_STRLEN];
+    for (size_t i = 0; i < n; i++) {
+        REQUIRE(fgets(line, sizeof line, fp) != NULL);
+        line[strcspn(line, "\n")] = '\0';
+        lpm_addr_format(&a[i], LPM_AF_INET6, want, sizeof want);
+        REQUIRE_MSG(strcmp(line, want) == 0, "wrote %s, want %s", line, want);
+    }
+    fclose(fp);
+    unlink(path);
+    free(a);
+}
+END_TEST
+
 START_TEST(test_load_comments)
 {
     char *path = tmpfile_with("# a trace\n\n10.0.0.1\n  192.168.1.1   # with a comment\r\n\t1.2.3.4\n");
@@ -565,6 +601,7 @@ int main(void)
     tcase_add_test(t, test_deterministic);
     tcase_add_test(t, test_bad_options);
     tcase_add_loop_test(t, test_round_trip, 0, 2);
+    tcase_add_test(t, test_v6_text);
     tcase_add_test(t, test_load_comments);
     tcase_add_test(t, test_load_errors);
     tcase_add_test(t, test_engine_helper);
