@@ -77,32 +77,37 @@ int lpm_multibit_default_strides(const lpm_unibit *t, lpm_strides *st, lpm_err *
     return lpm_strides_optimal(t, LPM_MB_DEFAULT_V6_LEVELS, st, err);
 }
 
-int lpm_multibit_build_default(lpm_multibit *m, const lpm_fib *fib, lpm_err *err)
-{
-    lpm_unibit u;
-    int rc = lpm_unibit_build(&u, fib, err);
-    if (rc)
-        return rc;
-    lpm_strides st;
-    if ((rc = lpm_multibit_default_strides(&u, &st, err))) {
-        lpm_unibit_free(&u);
-        return rc;
-    }
-    return lpm_multibit_build_with(m, fib, &st, &u, err);
-}
-
-static int mb_build(void **state, const lpm_fib *fib, lpm_err *err)
+int lpm_engine_multibit_build_spec(void **state, const lpm_fib *fib, const char *spec, lpm_err *err)
 {
     lpm_multibit *m = malloc(sizeof *m);
     if (!m)
         return lpm_err_set(err, LPM_EFAIL, "out of memory");
-    int rc = lpm_multibit_build_default(m, fib, err);
+    lpm_unibit u;
+    lpm_strides st;
+    int rc = lpm_unibit_build(&u, fib, err);
+    if (!rc) {
+        rc = spec ? lpm_strides_spec(&u, spec, &st, err) : lpm_multibit_default_strides(&u, &st, err);
+        if (rc)
+            lpm_unibit_free(&u);
+        else
+            rc = lpm_multibit_build_with(m, fib, &st, &u, err);
+    }
     if (rc) {
         free(m);
         return rc;
     }
     *state = m;
     return LPM_OK;
+}
+
+void lpm_engine_multibit_describe(const void *state, char *buf, size_t size)
+{
+    lpm_strides_format(&((const lpm_multibit *)state)->st, buf, size);
+}
+
+static int mb_build(void **state, const lpm_fib *fib, lpm_err *err)
+{
+    return lpm_engine_multibit_build_spec(state, fib, NULL, err);
 }
 
 static uint32_t mb_lookup(const void *s, const lpm_addr *a)

@@ -3,6 +3,9 @@
 #ifndef LPM_ENGINE_TRIES_H
 #define LPM_ENGINE_TRIES_H
 
+#include <stddef.h>
+
+#include "engine.h"
 #include "err.h"
 #include "fib.h"
 #include "trie_multibit.h"
@@ -17,7 +20,12 @@
 
 /* The engine's strides for the table in t. */
 int lpm_multibit_default_strides(const lpm_unibit *t, lpm_strides *st, lpm_err *err);
-/* Builds m from fib with the default strides. */
-int lpm_multibit_build_default(lpm_multibit *m, const lpm_fib *fib, lpm_err *err);
+
+extern const lpm_engine_ops lpm_engine_unibit, lpm_engine_multibit;
+
+/* A state for lpm_engine_multibit's ops built with strides from a spec
+ * (lpm_strides_spec; NULL: the defaults), and the strides it uses. */
+int lpm_engine_multibit_build_spec(void **state, const lpm_fib *fib, const char *spec, lpm_err *err);
+void lpm_engine_multibit_describe(const void *state, char *buf, size_t size);
 
 #endif

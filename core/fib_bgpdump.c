@@ -91,7 +91,7 @@ int lpm_bgpdump_parse_line(char *s, size_t len, int mask_host, lpm_bgpdump_line 
     if (n < need)
         return bad(why, whysize, "%s line with %d fields (need %s)", op, n,
                    kind == 'W' ? "6: type|time|W|peer|as|prefix" : "at least 9, up to the next hop");
-    if (kind == 'W' && n > 7)
+    if (kind == 'W' && (n > 7 || (n == 7 && *f[6])))
         return bad(why, whysize, "W line with more than 6 fields");
     lpm_err e;
     if (lpm_addr_parse(f[3], &out->peer_family, &out->peer, &e))

@@ -92,11 +92,13 @@ int lpm_fib_sniff(const unsigned char *b, size_t n)
         }
         if (len == 0 || *l == '#' || *l == '\r')
             continue;
-        if ((len > 11 && memcmp(l, "TABLE_DUMP|", 11) == 0) ||
-            (len > 12 && memcmp(l, "TABLE_DUMP2|", 12) == 0) ||
-            (len > 7 && memcmp(l, "BGP4MP|", 7) == 0) ||
-            (len > 10 && memcmp(l, "BGP4MP_ET|", 10) == 0))
-            return LPM_FMT_BGPDUMP;
+        static const char *const dump_types[] = { "TABLE_DUMP|", "TABLE_DUMP2|", "BGP4MP|", "BGP4MP_ET|",
+                                                  "TABLE_DUMP2_AP|", "BGP4MP_AP|", "BGP4MP_ET_AP|" };
+        for (size_t t = 0; t < sizeof dump_types / sizeof dump_types[0]; t++) {
+            size_t k = strlen(dump_types[t]);
+            if (len > k && memcmp(l, dump_types[t], k) == 0)
+                return LPM_FMT_BGPDUMP;
+        }
         /* pfx2as: "net<TAB>len<TAB>label", no '/' in the first token. */
         const char *tab = memchr(l, '\t', len);
         const char *slash = memchr(l, '/', len);

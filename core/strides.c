@@ -287,3 +287,23 @@ int lpm_strides_gamt(const lpm_unibit *t, unsigned levels, unsigned txn_size,
     lpm_strides_node_counts(t, nodes);
     return lpm_strides_gamt_counts(nodes, width_of(t), levels, txn_size, st, err);
 }
+
+int lpm_strides_spec(const lpm_unibit *t, const char *spec, lpm_strides *st, lpm_err *err)
+{
+    unsigned levels, txn = LPM_STRIDES_DEFAULT_TXN;
+    char tail;
+    if (!strncmp(spec, "optimal:", 8)) {
+        if (sscanf(spec + 8, "%u%c", &levels, &tail) != 1 || spec[8] < '0' || spec[8] > '9')
+            return lpm_err_set(err, LPM_EINPUT, "strides: '%s': want optimal:LEVELS", spec);
+        return lpm_strides_optimal(t, levels, st, err);
+    }
+    if (!strncmp(spec, "gamt:", 5)) {
+        int k = sscanf(spec + 5, "%u:%u%c", &levels, &txn, &tail);
+        const char *c = strchr(spec + 5, ':');
+        if (spec[5] < '0' || spec[5] > '9' || !(k == 1 || k == 2) || (k == 1 && c) ||
+            (c && (c[1] < '0' || c[1] > '9')))
+            return lpm_err_set(err, LPM_EINPUT, "strides: '%s': want gamt:LEVELS or gamt:LEVELS:TXN", spec);
+        return lpm_strides_gamt(t, levels, txn, st, err);
+    }
+    return lpm_strides_parse(t->family, spec, st, err);
+}

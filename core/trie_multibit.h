@@ -75,6 +75,13 @@ int lpm_strides_optimal_counts(const uint64_t *nodes, unsigned width, unsigned l
                                lpm_strides *st, lpm_err *err);
 int lpm_strides_gamt_counts(const uint64_t *nodes, unsigned width, unsigned levels,
                             unsigned txn, lpm_strides *st, lpm_err *err);
+/* A stride array from text: "16-8-8" (or "8,8,8,8") as given,
+ * "optimal:K" (Srinivasan-Varghese, K levels), "gamt:K" or "gamt:K:T"
+ * (GAMT Algorithm 3, transactions of T entries, default
+ * LPM_STRIDES_DEFAULT_TXN), computed on t. */
+#define LPM_STRIDES_DEFAULT_TXN 32  /* 128-byte transactions of 4-byte words */
+int lpm_strides_spec(const lpm_unibit *t, const char *spec, lpm_strides *st, lpm_err *err);
+
 /* What a stride array costs on given counts. */
 typedef struct lpm_strides_costs {
     uint64_t level_entries[LPM_MAX_LEVELS];
