@@ -51,7 +51,7 @@ static void help_gen(FILE *fp)
             "usage: lpmpipe fib gen --family 4|6 --count N [--seed S] [--next-hops K] [-o OUT]\n"
             "\n"
             "  --family 4|6        address family\n"
-            "  --count N           number of unique prefixes (1..50M; K/M suffixes allowed)\n"
+            "  --count N           number of unique prefixes (1..4M; K/M suffixes allowed)\n"
             "  --seed S            random seed (default 1); same seed, same table\n"
             "  --next-hops K       distinct next hops (1..65536, default 32)\n"
             "  -o, --output OUT    where to write (default '-': standard output)\n");
@@ -219,7 +219,7 @@ static int gen_cmd(int argc, char **argv)
             family = (unsigned)atoi(optarg);
             break;
         case O_COUNT:
-            if (lpm_cli_u64(cmd, "--count", optarg, 1, 50000000, &count))
+            if (lpm_cli_u64(cmd, "--count", optarg, 1, LPM_SYNTH_MAX_COUNT, &count))
                 return 2;
             have_count = 1;
             break;
