@@ -1,0 +1,447 @@
+#include "naa.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define NONE LPM_NM_NONE
+#define SCAN_LIMIT 4096 /* slots scanned in one ATA before trying elsewhere */
+#define YMAX 1024
+
+void lpm_naa_default_opts(lpm_naa_opts *o, int mata)
+{
+    memset(o, 0, sizeof *o);
+    o->mata = mata;
+    o->stride = mata ? 4 : 1;
+    o->primes[0] = 1048573;
+    o->primes[1] = 4194301;
+    o->primes[2] = 16777213;
+    o->max_entries = 1ULL << 26;
+}
+
+static int is_used(const lpm_naa *a, uint64_t i)
+{
+    return i < a->n && ((a->used[i >> 3] >> (i & 7)) & 1);
+}
+
+static void set_used(lpm_naa *a, uint64_t i, int v)
+{
+    if (v)
+        a->used[i >> 3] |= (uint8_t)(1u << (i & 7));
+    else
+        a->used[i >> 3] &= (uint8_t)~(1u << (i & 7));
+}
+
+static int occ(const lpm_naa *a, uint64_t i)
+{
+    return i < a->n && a->e[i].check;
+}
+
+/* Makes slots [0, need) exist (zeroed). */
+static int ensure(lpm_naa *a, uint64_t need)
+{
+    if (need <= a->n)
+        return 0;
+    if (need > a->cap) {
+        uint64_t c = a->cap ? a->cap : 4096;
+        while (c < need)
+            c *= 2;
+        lpm_nm_entry *e = realloc(a->e, c * sizeof *e);
+        if (!e)
+            return -1;
+        a->e = e;
+        uint8_t *u = realloc(a->used, c / 8 + 1);
+        if (!u)
+            return -1;
+        a->used = u;
+        memset(a->used + a->cap / 8, 0, c / 8 + 1 - a->cap / 8);
+        a->cap = c;
+    }
+    memset(a->e + a->n, 0, (need - a->n) * sizeof *a->e);
+    for (uint64_t i = a->n; i < need; i++)
+        set_used(a, i, 0);
+    a->n = need;
+    return 0;
+}
+
+static uint64_t slot_of(const lpm_naa *a, uint32_t sid, uint32_t y)
+{
+    if (!a->o.mata)
+        return (uint64_t)sid + y;
+    const lpm_nm_ata_desc *d = &a->ata[sid >> LPM_NM_ATA_BITS];
+    return d->start + ((uint64_t)(sid & ((1u << LPM_NM_ATA_BITS) - 1)) + y) % d->len;
+}
+
+static uint64_t base_index(const lpm_naa *a, uint32_t sid)
+{
+    if (!a->o.mata)
+        return sid;
+    return a->ata[sid >> LPM_NM_ATA_BITS].start + (sid & ((1u << LPM_NM_ATA_BITS) - 1));
+}
+
+static int new_ata(lpm_naa *a, uint32_t len)
+{
+    if (a->nata >= LPM_NM_MAX_ATAS)
+        return -1;
+    uint64_t start = a->n;
+    if (ensure(a, start + len))
+        return -1;
+    a->ata[a->nata] = (lpm_nm_ata_desc){ start, len, 0 };
+    a->hint[a->nata] = 0;
+    return (int)a->nata++;
+}
+
+/* Inputs of node x: 0 for its port slot, then its children's. */
+static unsigned inputs(const lpm_naa *a, uint32_t x, uint32_t *y, uint32_t skip_child, int skip_port)
+{
+    const lpm_nnode *v = a->trie.v;
+    unsigned k = 0;
+    if (v[x].port != NONE && !skip_port)
+        y[k++] = 0;
+    for (uint32_t c = v[x].child; c != NONE && k < YMAX; c = v[c].next)
+        if (c != skip_child)
+            y[k++] = v[c].y;
+    return k;
+}
+
+/* Tries bases in one region: start, length L (0: the growing plain ATA).
+ * Returns the local base or NONE (64-bit all ones). */
+static uint64_t try_region(lpm_naa *a, uint64_t start, uint64_t L, uint64_t *hint,
+                           const uint32_t *y, unsigned k)
+{
+    uint32_t ymin = k ? y[0] : 0;
+    for (unsigned j = 1; j < k; j++)
+        if (y[j] < ymin)
+            ymin = y[j];
+    uint64_t pos = *hint, scanned = 0;
+    if (!L && pos < ymin)
+        pos = ymin;
+    for (;;) {
+        if (L && pos >= L)
+            return UINT64_MAX;
+        if (++scanned > SCAN_LIMIT) {
+            if (L)
+                return UINT64_MAX;
+            /* The plain ATA: jump to its end, where everything is free. */
+            pos = a->n > pos ? a->n : pos;
+            scanned = 0;
+        }
+        if (occ(a, start + pos)) {
+            pos++;
+            continue;
+        }
+        uint64_t base = L ? (pos + L - ymin % L) % L : pos - ymin;
+        int ok = !is_used(a, start + base);
+        for (unsigned j = 0; ok && j < k; j++)
+            ok = !occ(a, start + (L ? (base + y[j]) % L : base + y[j]));
+        if (ok)
+            return base;
+        pos++;
+    }
+}
+
+static int cmp_u64(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return (a > b) - (a < b);
+}
+
+static int self_collides(const uint32_t *y, unsigned k, uint32_t L)
+{
+    uint64_t r[YMAX];
+    for (unsigned j = 0; j < k; j++)
+        r[j] = y[j] % L;
+    qsort(r, k, sizeof r[0], cmp_u64);
+    for (unsigned j = 1; j < k; j++)
+        if (r[j] == r[j - 1])
+            return 1;
+    return 0;
+}
+
+static void advance_hint(lpm_naa *a, unsigned ai)
+{
+    if (!a->o.mata) {
+        while (a->hint[0] < a->n && a->e[a->hint[0]].check)
+            a->hint[0]++;
+        return;
+    }
+    const lpm_nm_ata_desc *d = &a->ata[ai];
+    while (a->hint[ai] < d->len && a->e[d->start + a->hint[ai]].check)
+        a->hint[ai]++;
+}
+
+/* Finds a base for inputs y, reserves the slots (placeholder checks) and
+ * the base; returns the state id or NONE. */
+static uint32_t place(lpm_naa *a, const uint32_t *y, unsigned k)
+{
+    uint32_t sid = NONE;
+    unsigned ai = 0;
+    if (!a->o.mata) {
+        uint64_t b = try_region(a, 0, 0, &a->hint[0], y, k);
+        uint64_t top = b;
+        for (unsigned j = 0; j < k; j++)
+            if (b + y[j] > top)
+                top = b + y[j];
+        if (b >= NONE || top + 1 > a->o.max_entries || ensure(a, top + 1))
+            return NONE;
+        sid = (uint32_t)b;
+    } else {
+        for (unsigned pi = 0; pi < LPM_NAA_MAX_PRIMES && a->o.primes[pi] && sid == NONE; pi++) {
+            uint32_t L = a->o.primes[pi];
+            if (self_collides(y, k, L))
+                continue;
+            for (ai = 0; ai < a->nata && sid == NONE; ai++) {
+                if (a->ata[ai].len != L || a->hint[ai] >= L)
+                    continue;
+                uint64_t b = try_region(a, a->ata[ai].start, L, &a->hint[ai], y, k);
+                if (b != UINT64_MAX)
+                    sid = (ai << LPM_NM_ATA_BITS) | (uint32_t)b;
+            }
+            if (sid == NONE) {
+                int na = new_ata(a, L);
+                if (na < 0)
+                    continue;
+                ai = (unsigned)na;
+                uint64_t b = try_region(a, a->ata[ai].start, L, &a->hint[ai], y, k);
+                if (b != UINT64_MAX)
+                    sid = (ai << LPM_NM_ATA_BITS) | (uint32_t)b;
+            }
+        }
+        if (sid == NONE)
+            return NONE;
+        ai = sid >> LPM_NM_ATA_BITS;
+    }
+    set_used(a, base_index(a, sid), 1);
+    for (unsigned j = 0; j < k; j++) {
+        a->e[slot_of(a, sid, y[j])].check = LPM_NM_PORTMARK;
+        a->occupied++;
+    }
+    advance_hint(a, ai);
+    return sid;
+}
+
+static void vacate(lpm_naa *a, uint64_t i)
+{
+    if (!a->e[i].check)
+        return;
+    a->e[i] = (lpm_nm_entry){ 0, 0 };
+    a->occupied--;
+    if (!a->o.mata) {
+        if (i < a->hint[0])
+            a->hint[0] = i;
+        return;
+    }
+    for (unsigned ai = 0; ai < a->nata; ai++)
+        if (i >= a->ata[ai].start && i < a->ata[ai].start + a->ata[ai].len) {
+            if (i - a->ata[ai].start < a->hint[ai])
+                a->hint[ai] = i - a->ata[ai].start;
+            return;
+        }
+}
+
+static uint32_t flags(const lpm_nnode *c)
+{
+    return c->y | (c->port != NONE ? LPM_NM_ACC : 0) | ((uint32_t)(c->stride - 1) << LPM_NM_STRIDE_SHIFT);
+}
+
+/* Writes every entry of node x at its sid. */
+static void write_node(lpm_naa *a, uint32_t x)
+{
+    const lpm_nnode *v = a->trie.v;
+    if (v[x].port != NONE)
+        a->e[slot_of(a, v[x].sid, 0)] = (lpm_nm_entry){ LPM_NM_PORTMARK, v[x].port };
+    for (uint32_t c = v[x].child; c != NONE; c = v[c].next)
+        a->e[slot_of(a, v[x].sid, v[c].y)] = (lpm_nm_entry){ flags(&v[c]), v[c].sid };
+}
+
+/* The entry that leads into x (its flags or its target changed). */
+static void write_incoming(lpm_naa *a, uint32_t x)
+{
+    const lpm_nnode *v = a->trie.v;
+    if (x == 0)
+        return; /* the root's id and port live in the view */
+    a->e[slot_of(a, v[v[x].parent].sid, v[x].y)] = (lpm_nm_entry){ flags(&v[x]), v[x].sid };
+}
+
+static int place_node(lpm_naa *a, uint32_t x)
+{
+    uint32_t y[YMAX];
+    unsigned k = inputs(a, x, y, NONE, 0);
+    if (a->trie.v[x].nchild + 1 > YMAX)
+        return -1;
+    uint32_t sid = place(a, y, k);
+    if (sid == NONE)
+        return -1;
+    a->trie.v[x].sid = sid;
+    return 0;
+}
+
+/* Moves x to a new base holding all its current inputs; the old slots are
+ * those of its inputs minus new_child / the new port slot. */
+static int relocate(lpm_naa *a, uint32_t x, uint32_t new_child, int new_port)
+{
+    uint32_t old[YMAX];
+    unsigned ko = inputs(a, x, old, new_child, new_port);
+    uint32_t old_sid = a->trie.v[x].sid;
+    if (place_node(a, x))
+        return -1;
+    write_node(a, x);
+    for (unsigned j = 0; j < ko; j++)
+        vacate(a, slot_of(a, old_sid, old[j]));
+    set_used(a, base_index(a, old_sid), 0);
+    write_incoming(a, x);
+    a->relocations++;
+    return 0;
+}
+
+int lpm_naa_build(lpm_naa *a, const lpm_ntable *tab, const lpm_naa_opts *o, lpm_err *err)
+{
+    memset(a, 0, sizeof *a);
+    a->o = *o;
+    if (o->stride < 1 || o->stride > LPM_NM_MAXSTRIDE)
+        return lpm_err_set(err, LPM_EINPUT, "stride %u is not in 1..4", o->stride);
+    if (o->mata) {
+        if (!o->primes[0])
+            return lpm_err_set(err, LPM_EINPUT, "MATA needs at least one prime length");
+        for (unsigned i = 0; i < LPM_NAA_MAX_PRIMES && o->primes[i]; i++)
+            if (o->primes[i] > (1u << LPM_NM_ATA_BITS) || o->primes[i] < 97)
+                return lpm_err_set(err, LPM_EINPUT, "MATA length %u is not in 97..%u", o->primes[i],
+                                   1u << LPM_NM_ATA_BITS);
+    }
+    int rc = lpm_ntrie_build(&a->trie, tab, o->stride, err);
+    if (rc)
+        return rc;
+    if (o->mata && new_ata(a, o->primes[0]) < 0) {
+        lpm_naa_free(a);
+        return lpm_err_set(err, LPM_EFAIL, "out of memory");
+    }
+    /* Breadth-first, as the paper places states; then every entry. */
+    uint32_t *q = malloc((size_t)a->trie.n * sizeof *q);
+    if (!q) {
+        lpm_naa_free(a);
+        return lpm_err_set(err, LPM_EFAIL, "out of memory");
+    }
+    size_t qh = 0, qt = 0;
+    q[qt++] = 0;
+    while (qh < qt) {
+        uint32_t x = q[qh++];
+        if (place_node(a, x)) {
+            free(q);
+            lpm_naa_free(a);
+            return lpm_err_set(err, LPM_EFAIL,
+                               o->mata ? "MATA: a state fits no ATA (more ATAs or other primes needed, --primes)"
+                                       : "ATA: more than %llu entries needed (use --engine mata, or a smaller --stride)",
+                               (unsigned long long)o->max_entries);
+        }
+        for (uint32_t c = a->trie.v[x].child; c != NONE; c = a->trie.v[c].next)
+            q[qt++] = c;
+    }
+    for (size_t i = 0; i < qt; i++)
+        write_node(a, q[i]);
+    free(q);
+    return 0;
+}
+
+void lpm_naa_free(lpm_naa *a)
+{
+    lpm_ntrie_free(&a->trie);
+    free(a->e);
+    free(a->used);
+    memset(a, 0, sizeof *a);
+}
+
+void lpm_naa_view(const lpm_naa *a, lpm_nm_view *v)
+{
+    v->e = a->e;
+    v->n = a->n;
+    v->ata = a->ata;
+    v->mata = (uint32_t)a->o.mata;
+    v->root = a->trie.v[0].sid;
+    v->root_port = a->trie.v[0].port;
+    v->root_stride = a->trie.v[0].stride;
+}
+
+uint32_t lpm_naa_lookup(const lpm_naa *a, const char *s, size_t len)
+{
+    lpm_nm_view v;
+    lpm_naa_view(a, &v);
+    return lpm_nm_lookup(&v, s, (uint32_t)len);
+}
+
+int lpm_naa_insert(lpm_naa *a, const char *s, size_t len, uint32_t port, lpm_err *err)
+{
+    uint32_t first, x = lpm_ntrie_find(&a->trie, s, len);
+    if (x != NONE) {
+        lpm_nnode *v = &a->trie.v[x];
+        int had = v->port != NONE;
+        v->port = port;
+        if (x == 0)
+            return 0;
+        if (had) {
+            a->e[slot_of(a, v->sid, 0)].next = port;
+            return 0;
+        }
+        uint64_t i = slot_of(a, v->sid, 0);
+        if (!occ(a, i) && !ensure(a, i + 1)) {
+            a->e[i] = (lpm_nm_entry){ LPM_NM_PORTMARK, port };
+            a->occupied++;
+            advance_hint(a, a->o.mata ? v->sid >> LPM_NM_ATA_BITS : 0);
+        } else if (relocate(a, x, NONE, 1)) {
+            goto full;
+        }
+        write_incoming(a, x);
+        return 0;
+    }
+    x = lpm_ntrie_insert(&a->trie, s, len, port, &first);
+    if (x == NONE)
+        return lpm_err_set(err, LPM_EFAIL, "out of memory");
+    /* The new chain, from its leaf up to its first node. */
+    for (uint32_t c = x;; c = a->trie.v[c].parent) {
+        if (place_node(a, c))
+            goto full;
+        write_node(a, c);
+        if (c == first)
+            break;
+    }
+    uint32_t p = a->trie.v[first].parent;
+    uint64_t i = slot_of(a, a->trie.v[p].sid, a->trie.v[first].y);
+    if (!occ(a, i) && (a->o.mata || (i < a->o.max_entries && !ensure(a, i + 1)))) {
+        a->e[i].check = 1;
+        a->occupied++;
+        write_incoming(a, first);
+        advance_hint(a, a->o.mata ? a->trie.v[p].sid >> LPM_NM_ATA_BITS : 0);
+        return 0;
+    }
+    if (relocate(a, p, first, 0))
+        goto full;
+    return 0;
+full:
+    return lpm_err_set(err, LPM_EFAIL, "%s full: no room for /%.*s (rebuild with more room)",
+                       a->o.mata ? "MATA" : "ATA", (int)len, s);
+}
+
+static void on_unport(void *ctx, uint32_t x)
+{
+    lpm_naa *a = ctx;
+    if (x == 0)
+        return;
+    vacate(a, slot_of(a, a->trie.v[x].sid, 0));
+    write_incoming(a, x);
+}
+
+static void on_remove(void *ctx, uint32_t x)
+{
+    lpm_naa *a = ctx;
+    const lpm_nnode *v = a->trie.v;
+    vacate(a, slot_of(a, v[v[x].parent].sid, v[x].y));
+    set_used(a, base_index(a, v[x].sid), 0);
+}
+
+int lpm_naa_delete(lpm_naa *a, const char *s, size_t len)
+{
+    return lpm_ntrie_delete(&a->trie, s, len, on_unport, on_remove, a);
+}
+
+uint64_t lpm_naa_bytes(const lpm_naa *a)
+{
+    return a->n * sizeof(lpm_nm_entry) + (a->o.mata ? a->nata * sizeof(lpm_nm_ata_desc) : 0);
+}
