@@ -119,6 +119,10 @@ static uint64_t try_region(lpm_naa *a, uint64_t start, uint64_t L, uint64_t *hin
         if (L && pos >= L)
             return UINT64_MAX;
         if (++scanned > SCAN_LIMIT) {
+            /* Holes that even a one-input state could not use are dead:
+             * later scans start past them (a vacated slot reopens them). */
+            if (k <= 2 && pos > *hint)
+                *hint = pos;
             if (L)
                 return UINT64_MAX;
             /* The plain ATA: jump to its end, where everything is free. */
@@ -314,17 +318,36 @@ int lpm_naa_build(lpm_naa *a, const lpm_ntable *tab, const lpm_naa_opts *o, lpm_
         lpm_naa_free(a);
         return lpm_err_set(err, LPM_EFAIL, "out of memory");
     }
-    /* Breadth-first, as the paper places states; then every entry. */
-    uint32_t *q = malloc((size_t)a->trie.n * sizeof *q);
+    /* States with the most inputs first, while the arrays are empty (first
+     * fit decreasing, as Tarjan and Yao pack rows); breadth-first among
+     * equals. Then every entry. */
+    uint32_t *q = malloc((size_t)a->trie.n * 2 * sizeof *q);
     if (!q) {
         lpm_naa_free(a);
         return lpm_err_set(err, LPM_EFAIL, "out of memory");
     }
-    size_t qh = 0, qt = 0;
+    uint32_t *ord = q + a->trie.n;
+    size_t qh = 0, qt = 0, cnt[YMAX + 2] = { 0 };
     q[qt++] = 0;
     while (qh < qt) {
         uint32_t x = q[qh++];
-        if (place_node(a, x)) {
+        for (uint32_t c = a->trie.v[x].child; c != NONE; c = a->trie.v[c].next)
+            q[qt++] = c;
+    }
+    for (size_t i = 0; i < qt; i++) {
+        const lpm_nnode *x = &a->trie.v[q[i]];
+        uint32_t k = x->nchild + (x->port != NONE);
+        cnt[k > YMAX ? YMAX : YMAX - k]++;
+    }
+    for (size_t k = 1; k < YMAX + 2; k++)
+        cnt[k] += cnt[k - 1];
+    for (size_t i = qt; i-- > 0;) {
+        const lpm_nnode *x = &a->trie.v[q[i]];
+        uint32_t k = x->nchild + (x->port != NONE);
+        ord[--cnt[k > YMAX ? YMAX : YMAX - k]] = q[i];
+    }
+    for (size_t i = 0; i < qt; i++) {
+        if (place_node(a, ord[i])) {
             free(q);
             lpm_naa_free(a);
             return lpm_err_set(err, LPM_EFAIL,
@@ -332,8 +355,6 @@ int lpm_naa_build(lpm_naa *a, const lpm_ntable *tab, const lpm_naa_opts *o, lpm_
                                        : "ATA: more than %llu entries needed (use --engine mata, or a smaller --stride)",
                                (unsigned long long)o->max_entries);
         }
-        for (uint32_t c = a->trie.v[x].child; c != NONE; c = a->trie.v[c].next)
-            q[qt++] = c;
     }
     for (size_t i = 0; i < qt; i++)
         write_node(a, q[i]);

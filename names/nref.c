@@ -13,7 +13,7 @@ typedef struct {
 
 struct lpm_nref {
     slot *t;
-    size_t cap, n; /* cap a power of two */
+    size_t cap, n, tombs; /* cap a power of two */
     size_t bytes;
 };
 
@@ -48,15 +48,8 @@ static int grow(lpm_nref *r)
     free(r->t);
     r->t = nt;
     r->cap = nc;
+    r->tombs = 0;
     return 0;
-}
-
-static size_t used_slots(const lpm_nref *r)
-{
-    size_t u = 0;
-    for (size_t i = 0; i < r->cap; i++)
-        u += r->t[i].s != NULL;
-    return u;
 }
 
 int lpm_nref_insert(lpm_nref *r, const char *s, size_t len, uint32_t port, lpm_err *err)
@@ -69,7 +62,7 @@ int lpm_nref_insert(lpm_nref *r, const char *s, size_t len, uint32_t port, lpm_e
             return 0;
         }
     }
-    if ((r->n + 1) * 2 > r->cap || (r->cap && used_slots(r) * 4 > r->cap * 3)) {
+    if ((r->n + r->tombs + 1) * 2 > r->cap) {
         if (grow(r))
             return lpm_err_set(err, LPM_EFAIL, "out of memory");
     }
@@ -96,6 +89,7 @@ int lpm_nref_delete(lpm_nref *r, const char *s, size_t len)
         return 0;
     free(r->t[i].s);
     r->t[i].s = (char *)tomb;
+    r->tombs++;
     r->n--;
     r->bytes -= len + 1;
     return 1;
