@@ -4,7 +4,7 @@
 #include <string.h>
 
 #define NONE LPM_NM_NONE
-#define SCAN_LIMIT 4096 /* slots scanned in one ATA before trying elsewhere */
+#define SCAN_LIMIT 256 /* free slots tried in one ATA before trying elsewhere */
 #define YMAX 1024
 
 void lpm_naa_default_opts(lpm_naa_opts *o, int mata)
@@ -16,6 +16,7 @@ void lpm_naa_default_opts(lpm_naa_opts *o, int mata)
     o->primes[1] = 4194301;
     o->primes[2] = 16777213;
     o->max_entries = 1ULL << 26;
+    o->fanout_max = LPM_NTRIE_FANOUT_DEFAULT;
 }
 
 static int is_used(const lpm_naa *a, uint64_t i)
@@ -53,12 +54,19 @@ static int ensure(lpm_naa *a, uint64_t need)
         if (!u)
             return -1;
         a->used = u;
+        uint32_t *nf = realloc(a->nf, c * sizeof *nf);
+        if (!nf)
+            return -1;
+        a->nf = nf;
+        a->used = u;
         memset(a->used + a->cap / 8, 0, c / 8 + 1 - a->cap / 8);
         a->cap = c;
     }
     memset(a->e + a->n, 0, (need - a->n) * sizeof *a->e);
-    for (uint64_t i = a->n; i < need; i++)
+    for (uint64_t i = a->n; i < need; i++) {
         set_used(a, i, 0);
+        a->nf[i] = (uint32_t)i; /* the plain ATA's region starts at 0 */
+    }
     a->n = need;
     return 0;
 }
@@ -86,7 +94,10 @@ static int new_ata(lpm_naa *a, uint32_t len)
     if (ensure(a, start + len))
         return -1;
     a->ata[a->nata] = (lpm_nm_ata_desc){ start, len, 0 };
-    a->hint[a->nata] = 0;
+    a->low[a->nata] = 0;
+    a->top[a->nata] = 0;
+    for (uint32_t j = 0; j < len; j++)
+        a->nf[start + j] = j;
     return (int)a->nata++;
 }
 
@@ -103,35 +114,57 @@ static unsigned inputs(const lpm_naa *a, uint32_t x, uint32_t *y, uint32_t skip_
     return k;
 }
 
+/* Next free slot at or after local index i of a region (union-find with
+ * path halving: an occupied slot points past itself). Returns the region's
+ * length when none (plain ATA: slots past its end are free). */
+static uint64_t nf_find(lpm_naa *a, uint64_t start, uint64_t L, uint64_t i)
+{
+    uint32_t *p = a->nf + start;
+    uint64_t lim = L ? L : a->n;
+    while (i < lim && p[i] != i) {
+        uint64_t j = p[i];
+        if (j < lim && p[j] != j)
+            p[i] = p[j];
+        i = p[i];
+    }
+    return i;
+}
+
 /* Tries bases in one region: start, length L (0: the growing plain ATA).
- * Returns the local base or NONE (64-bit all ones). */
-static uint64_t try_region(lpm_naa *a, uint64_t start, uint64_t L, uint64_t *hint,
+ * Returns the local base or UINT64_MAX. */
+static uint64_t try_region(lpm_naa *a, uint64_t start, uint64_t L, uint64_t *low, uint64_t top,
                            const uint32_t *y, unsigned k)
 {
     uint32_t ymin = k ? y[0] : 0;
     for (unsigned j = 1; j < k; j++)
         if (y[j] < ymin)
             ymin = y[j];
-    uint64_t pos = *hint, scanned = 0;
-    if (!L && pos < ymin)
-        pos = ymin;
+    uint64_t pos = nf_find(a, start, L, L ? *low : (*low > ymin ? *low : ymin)), tried = 0;
+    uint64_t give_up = UINT64_MAX;
+    int jumped = 0;
     for (;;) {
+        /* Holes that kept failing even one-input states are given up (a
+         * vacated slot below reopens them): keeps the scan short. */
+        if (tried == 16)
+            give_up = pos;
+        if (k <= 2 && tried == 64 && give_up > *low)
+            *low = give_up;
         if (L && pos >= L)
             return UINT64_MAX;
-        if (++scanned > SCAN_LIMIT) {
-            /* Holes that even a one-input state could not use are dead:
-             * later scans start past them (a vacated slot reopens them). */
-            if (k <= 2 && pos > *hint)
-                *hint = pos;
+        if (++tried > SCAN_LIMIT) {
+            /* MATA: once more past the narrow states (only scattered wide
+             * states' slots lie there). */
+            if (L && !jumped && top < L && top > pos) {
+                jumped = 1;
+                tried = 0;
+                pos = nf_find(a, start, L, top);
+                continue;
+            }
             if (L)
                 return UINT64_MAX;
-            /* The plain ATA: jump to its end, where everything is free. */
-            pos = a->n > pos ? a->n : pos;
-            scanned = 0;
-        }
-        if (occ(a, start + pos)) {
-            pos++;
-            continue;
+            /* The plain ATA: go to its end, where everything is free. */
+            if (pos < a->n)
+                pos = a->n;
         }
         uint64_t base = L ? (pos + L - ymin % L) % L : pos - ymin;
         int ok = !is_used(a, start + base);
@@ -139,7 +172,7 @@ static uint64_t try_region(lpm_naa *a, uint64_t start, uint64_t L, uint64_t *hin
             ok = !occ(a, start + (L ? (base + y[j]) % L : base + y[j]));
         if (ok)
             return base;
-        pos++;
+        pos = pos + 1 < a->n - start || !L ? nf_find(a, start, L, pos + 1) : L;
     }
 }
 
@@ -161,16 +194,16 @@ static int self_collides(const uint32_t *y, unsigned k, uint32_t L)
     return 0;
 }
 
-static void advance_hint(lpm_naa *a, unsigned ai)
+/* Marks global slot g taken (check set by the caller). */
+static void occupy(lpm_naa *a, uint64_t g)
 {
-    if (!a->o.mata) {
-        while (a->hint[0] < a->n && a->e[a->hint[0]].check)
-            a->hint[0]++;
-        return;
-    }
-    const lpm_nm_ata_desc *d = &a->ata[ai];
-    while (a->hint[ai] < d->len && a->e[d->start + a->hint[ai]].check)
-        a->hint[ai]++;
+    uint64_t start = 0;
+    if (a->o.mata)
+        for (unsigned ai = 0; ai < a->nata; ai++)
+            if (g >= a->ata[ai].start && g < a->ata[ai].start + a->ata[ai].len)
+                start = a->ata[ai].start;
+    a->nf[g] = (uint32_t)(g - start + 1);
+    a->occupied++;
 }
 
 /* Finds a base for inputs y, reserves the slots (placeholder checks) and
@@ -180,7 +213,7 @@ static uint32_t place(lpm_naa *a, const uint32_t *y, unsigned k)
     uint32_t sid = NONE;
     unsigned ai = 0;
     if (!a->o.mata) {
-        uint64_t b = try_region(a, 0, 0, &a->hint[0], y, k);
+        uint64_t b = try_region(a, 0, 0, &a->low[0], 0, y, k);
         uint64_t top = b;
         for (unsigned j = 0; j < k; j++)
             if (b + y[j] > top)
@@ -194,9 +227,9 @@ static uint32_t place(lpm_naa *a, const uint32_t *y, unsigned k)
             if (self_collides(y, k, L))
                 continue;
             for (ai = 0; ai < a->nata && sid == NONE; ai++) {
-                if (a->ata[ai].len != L || a->hint[ai] >= L)
+                if (a->ata[ai].len != L || nf_find(a, a->ata[ai].start, L, a->low[ai]) >= L)
                     continue;
-                uint64_t b = try_region(a, a->ata[ai].start, L, &a->hint[ai], y, k);
+                uint64_t b = try_region(a, a->ata[ai].start, L, &a->low[ai], a->top[ai], y, k);
                 if (b != UINT64_MAX)
                     sid = (ai << LPM_NM_ATA_BITS) | (uint32_t)b;
             }
@@ -205,21 +238,28 @@ static uint32_t place(lpm_naa *a, const uint32_t *y, unsigned k)
                 if (na < 0)
                     continue;
                 ai = (unsigned)na;
-                uint64_t b = try_region(a, a->ata[ai].start, L, &a->hint[ai], y, k);
+                uint64_t b = try_region(a, a->ata[ai].start, L, &a->low[ai], a->top[ai], y, k);
                 if (b != UINT64_MAX)
                     sid = (ai << LPM_NM_ATA_BITS) | (uint32_t)b;
             }
         }
         if (sid == NONE)
             return NONE;
-        ai = sid >> LPM_NM_ATA_BITS;
     }
     set_used(a, base_index(a, sid), 1);
+    uint32_t ymax = 0;
     for (unsigned j = 0; j < k; j++) {
-        a->e[slot_of(a, sid, y[j])].check = LPM_NM_PORTMARK;
-        a->occupied++;
+        uint64_t g = slot_of(a, sid, y[j]);
+        a->e[g].check = LPM_NM_PORTMARK;
+        occupy(a, g);
+        ymax = y[j] > ymax ? y[j] : ymax;
     }
-    advance_hint(a, ai);
+    if (a->o.mata && k) {
+        unsigned ai = sid >> LPM_NM_ATA_BITS;
+        uint64_t b = sid & ((1u << LPM_NM_ATA_BITS) - 1), end = b + ymax + 1;
+        if (end < a->ata[ai].len && end > a->top[ai])
+            a->top[ai] = end;
+    }
     return sid;
 }
 
@@ -229,17 +269,18 @@ static void vacate(lpm_naa *a, uint64_t i)
         return;
     a->e[i] = (lpm_nm_entry){ 0, 0 };
     a->occupied--;
-    if (!a->o.mata) {
-        if (i < a->hint[0])
-            a->hint[0] = i;
-        return;
-    }
-    for (unsigned ai = 0; ai < a->nata; ai++)
-        if (i >= a->ata[ai].start && i < a->ata[ai].start + a->ata[ai].len) {
-            if (i - a->ata[ai].start < a->hint[ai])
-                a->hint[ai] = i - a->ata[ai].start;
-            return;
-        }
+    /* A root again; scans that compressed past it may miss it: fine. */
+    uint64_t start = 0;
+    unsigned r = 0;
+    if (a->o.mata)
+        for (unsigned ai = 0; ai < a->nata; ai++)
+            if (i >= a->ata[ai].start && i < a->ata[ai].start + a->ata[ai].len) {
+                start = a->ata[ai].start;
+                r = ai;
+            }
+    a->nf[i] = (uint32_t)(i - start);
+    if (i - start < a->low[r])
+        a->low[r] = i - start;
 }
 
 static uint32_t flags(const lpm_nnode *c)
@@ -311,7 +352,7 @@ int lpm_naa_build(lpm_naa *a, const lpm_ntable *tab, const lpm_naa_opts *o, lpm_
                 return lpm_err_set(err, LPM_EINPUT, "MATA length %u is not in 97..%u", o->primes[i],
                                    1u << LPM_NM_ATA_BITS);
     }
-    int rc = lpm_ntrie_build(&a->trie, tab, o->stride, err);
+    int rc = lpm_ntrie_build(&a->trie, tab, o->stride, o->fanout_max, err);
     if (rc)
         return rc;
     if (o->mata && new_ata(a, o->primes[0]) < 0) {
@@ -367,6 +408,7 @@ void lpm_naa_free(lpm_naa *a)
     lpm_ntrie_free(&a->trie);
     free(a->e);
     free(a->used);
+    free(a->nf);
     memset(a, 0, sizeof *a);
 }
 
@@ -404,8 +446,7 @@ int lpm_naa_insert(lpm_naa *a, const char *s, size_t len, uint32_t port, lpm_err
         uint64_t i = slot_of(a, v->sid, 0);
         if (!occ(a, i) && !ensure(a, i + 1)) {
             a->e[i] = (lpm_nm_entry){ LPM_NM_PORTMARK, port };
-            a->occupied++;
-            advance_hint(a, a->o.mata ? v->sid >> LPM_NM_ATA_BITS : 0);
+            occupy(a, i);
         } else if (relocate(a, x, NONE, 1)) {
             goto full;
         }
@@ -427,9 +468,8 @@ int lpm_naa_insert(lpm_naa *a, const char *s, size_t len, uint32_t port, lpm_err
     uint64_t i = slot_of(a, a->trie.v[p].sid, a->trie.v[first].y);
     if (!occ(a, i) && (a->o.mata || (i < a->o.max_entries && !ensure(a, i + 1)))) {
         a->e[i].check = 1;
-        a->occupied++;
+        occupy(a, i);
         write_incoming(a, first);
-        advance_hint(a, a->o.mata ? a->trie.v[p].sid >> LPM_NM_ATA_BITS : 0);
         return 0;
     }
     if (relocate(a, p, first, 0))

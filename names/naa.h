@@ -22,6 +22,7 @@ typedef struct lpm_naa_opts {
     unsigned stride;                       /* d, 1..4 */
     uint32_t primes[LPM_NAA_MAX_PRIMES];   /* MATA lengths, ascending; 0 ends */
     uint64_t max_entries;                  /* plain ATA: refuse to grow beyond */
+    unsigned fanout_max;                   /* stride rule, see lpm_ntrie_build */
 } lpm_naa_opts;
 
 /* Defaults: d = 4 for MATA, 1 for ATA; primes 1048573, 4194301, 16777213;
@@ -34,8 +35,10 @@ typedef struct lpm_naa {
     lpm_nm_entry *e;
     uint64_t n, cap;
     uint8_t *used; /* one bit per slot: a state's base is taken */
+    uint32_t *nf;  /* per slot: next free candidate, local to its ATA */
+    uint64_t low[LPM_NM_MAX_ATAS]; /* scans start here: holes below were given up */
+    uint64_t top[LPM_NM_MAX_ATAS]; /* MATA: past every narrow state's slots */
     lpm_nm_ata_desc ata[LPM_NM_MAX_ATAS];
-    uint64_t hint[LPM_NM_MAX_ATAS]; /* every slot below is occupied */
     uint32_t nata;
     uint64_t occupied, relocations;
 } lpm_naa;

@@ -27,7 +27,7 @@ int lpm_nengine_build(lpm_nengine *e, lpm_ne_kind k, const lpm_ntable *t,
     case LPM_NE_REF:
         return lpm_nref_build(&e->ref, t, err);
     case LPM_NE_TRIE:
-        return lpm_ntrie_build(&e->trie, t, 1, err);
+        return lpm_ntrie_build(&e->trie, t, 1, 0, err);
     default:
         if (!o) {
             lpm_naa_default_opts(&def, k == LPM_NE_MATA);

@@ -120,7 +120,7 @@ static int build_rec(lpm_ntrie *t, const lpm_ntable *tab, uint32_t node, size_t 
     for (; s > 1; s--) {
         size_t groups = 0;
         uint32_t prev = NONE;
-        for (size_t i = lo; i < hi && groups <= LPM_NTRIE_FANOUT_MAX; i++) {
+        for (size_t i = lo; i < hi && groups <= t->fanout_max; i++) {
             unsigned cl;
             uint32_t y = lpm_ntrie_chunk(lpm_ntable_name(tab, i) + pos, tab->e[i].len - pos, s, &cl);
             if (y != prev) {
@@ -128,7 +128,7 @@ static int build_rec(lpm_ntrie *t, const lpm_ntable *tab, uint32_t node, size_t 
                 prev = y;
             }
         }
-        if (groups <= LPM_NTRIE_FANOUT_MAX)
+        if (groups <= t->fanout_max)
             break;
     }
     t->v[node].stride = (uint8_t)s;
@@ -153,11 +153,13 @@ static int build_rec(lpm_ntrie *t, const lpm_ntable *tab, uint32_t node, size_t 
     return 0;
 }
 
-int lpm_ntrie_build(lpm_ntrie *t, const lpm_ntable *tab, unsigned d, lpm_err *err)
+int lpm_ntrie_build(lpm_ntrie *t, const lpm_ntable *tab, unsigned d, unsigned fanout_max,
+                    lpm_err *err)
 {
     int rc = lpm_ntrie_init(t, d, err);
     if (rc)
         return rc;
+    t->fanout_max = fanout_max ? fanout_max : LPM_NTRIE_FANOUT_DEFAULT;
     if (build_rec(t, tab, 0, 0, tab->n, 0)) {
         lpm_ntrie_free(t);
         return lpm_err_set(err, LPM_EFAIL, "out of memory building the trie");

@@ -12,7 +12,7 @@
 #include "../core/err.h"
 #include "ntable.h"
 
-#define LPM_NTRIE_FANOUT_MAX 256 /* build: a node's stride shrinks until its fanout fits */
+#define LPM_NTRIE_FANOUT_DEFAULT 8 /* build: a node's stride shrinks until its fanout fits */
 
 typedef struct lpm_nnode {
     uint32_t parent, child, next, prev; /* LPM_NM_NONE when absent */
@@ -28,13 +28,17 @@ typedef struct lpm_ntrie {
     lpm_nnode *v;
     uint32_t n, cap; /* slots used (live and free) */
     uint32_t free_head, live;
-    unsigned d;
+    unsigned d, fanout_max;
 } lpm_ntrie;
 
 int lpm_ntrie_init(lpm_ntrie *t, unsigned d, lpm_err *err);
 void lpm_ntrie_free(lpm_ntrie *t);
-/* Builds from a sorted table (lpm_ntable_sort). Node 0 is the root. */
-int lpm_ntrie_build(lpm_ntrie *t, const lpm_ntable *tab, unsigned d, lpm_err *err);
+/* Builds from a sorted table (lpm_ntable_sort). Node 0 is the root. A
+ * node's stride is the largest s <= d that gives it at most fanout_max
+ * children (stride 1 always fits): wide nodes read one character, the long
+ * single-child chains read d. */
+int lpm_ntrie_build(lpm_ntrie *t, const lpm_ntable *tab, unsigned d, unsigned fanout_max,
+                    lpm_err *err);
 
 /* Input number and length of the chunk of s at most stride long. */
 uint32_t lpm_ntrie_chunk(const char *s, size_t len, unsigned stride, unsigned *clen);
