@@ -76,6 +76,32 @@ START_TEST(test_aggregate)
 }
 END_TEST
 
+/* The oracle itself against a linear scan of the table. */
+START_TEST(test_ref_against_scan)
+{
+    lpm_ntable t;
+    nu_random_table(&t, 300, 21);
+    lpm_nengine ref;
+    ck_assert_int_eq(lpm_nengine_build(&ref, LPM_NE_REF, &t, NULL, NULL), 0);
+    lpm_rng r;
+    lpm_rng_seed(&r, 22);
+    char buf[LPM_NAME_MAX + 1];
+    for (int q = 0; q < 20000; q++) {
+        size_t l = nu_random_name(&r, buf, 7);
+        uint32_t want = 0xFFFFFFFFu;
+        long best = -1;
+        for (size_t i = 0; i < t.n; i++)
+            if (t.e[i].len <= l && (long)t.e[i].len > best && !memcmp(lpm_ntable_name(&t, i), buf, t.e[i].len)) {
+                best = t.e[i].len;
+                want = t.e[i].port;
+            }
+        ck_assert_msg(lpm_nengine_lookup(&ref, buf, l) == want, "/%s: reference wrong", buf);
+    }
+    lpm_nengine_free(&ref);
+    lpm_ntable_free(&t);
+}
+END_TEST
+
 typedef struct {
     lpm_ne_kind kind;
     unsigned stride;
@@ -208,6 +234,7 @@ int main(void)
     tcase_add_test(tc, test_normalize);
     tcase_add_test(tc, test_domain_reverse);
     tcase_add_loop_test(tc, test_aggregate, 0, 3);
+    tcase_add_test(tc, test_ref_against_scan);
     tcase_add_loop_test(tc, test_structures_random, 0, (int)(sizeof variants / sizeof variants[0]));
     tcase_add_test(tc, test_interweave_roundtrip);
     suite_add_tcase(s, tc);
