@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "../core/input.h"
+#include "nref.h"
+#include "nstep.h"
 
 void lpm_ntable_init(lpm_ntable *t)
 {
@@ -144,9 +146,17 @@ int lpm_ntable_load(lpm_ntable *t, const char *path, int skip_bad, size_t *skipp
     if (rc)
         return rc;
     lpm_ntable_init(t);
+    lpm_nref *seen = NULL; /* name -> line, to name duplicates by line */
+    lpm_ntable none;
+    lpm_ntable_init(&none);
+    if ((rc = lpm_nref_build(&seen, &none, err))) {
+        lpm_input_close(in);
+        return rc;
+    }
     char norm[LPM_NAME_MAX + 1];
     char *line;
     size_t len, nskip = 0;
+    unsigned long first = 0;
     while ((rc = lpm_input_getline(in, &line, &len, err)) == 1) {
         const char *why = NULL;
         if (len && line[len - 1] == '\r')
@@ -195,7 +205,18 @@ int lpm_ntable_load(lpm_ntable *t, const char *path, int skip_bad, size_t *skipp
             why = "port is not a whole number in 0..65535";
             goto bad;
         }
-        if ((rc = lpm_ntable_add(t, norm, (size_t)nl, port, err)))
+        first = lpm_nref_get(seen, norm, (size_t)nl);
+        if (first != LPM_NM_NONE) {
+            if (skip_bad) {
+                nskip++;
+                continue;
+            }
+            rc = lpm_err_at(err, LPM_EINPUT, lpm_input_name(in), lpm_input_lineno(in),
+                            "duplicate name (first at line %lu)", first);
+            goto out;
+        }
+        if ((rc = lpm_nref_insert(seen, norm, (size_t)nl, (uint32_t)lpm_input_lineno(in), err)) ||
+            (rc = lpm_ntable_add(t, norm, (size_t)nl, port, err)))
             goto out;
         continue;
     bad:
@@ -213,23 +234,10 @@ int lpm_ntable_load(lpm_ntable *t, const char *path, int skip_bad, size_t *skipp
     rc = 0;
     if (skipped)
         *skipped = nskip;
-    /* Duplicates are found after sorting; name them with the file. */
-    {
-        lpm_err e2;
-        if (sort_only(t, err)) {
-            rc = LPM_EFAIL;
-            goto out;
-        }
-        for (size_t k = 1; k < t->n; k++)
-            if (!cmp_ent_buf(t->buf, &t->e[k - 1], &t->e[k])) {
-                rc = lpm_err_set(&e2, LPM_EINPUT, "%s: duplicate name /%s", lpm_input_name(in),
-                                 lpm_ntable_name(t, k));
-                if (err)
-                    *err = e2;
-                goto out;
-            }
-    }
+    if (sort_only(t, err))
+        rc = LPM_EFAIL;
 out:
+    lpm_nref_free(seen);
     lpm_input_close(in);
     if (rc)
         lpm_ntable_free(t);
