@@ -68,6 +68,15 @@ bad:
     return LPM_EINPUT;
 }
 
+/* Refuses leftover arguments of a subcommand that takes none. */
+static int no_args(int argc, char **argv, const char *sub)
+{
+    if (optind >= argc)
+        return 0;
+    lpm_cli_error(CMD, "%s: unexpected argument '%s'", sub, argv[optind]);
+    return LPM_EINPUT;
+}
+
 static int load_table(const char *path, int skip_bad, lpm_ntable *t)
 {
     lpm_err e;
@@ -188,10 +197,8 @@ static int cmd_stats(int argc, char **argv)
         default: return lpm_cli_usage_error(CMD);
         }
     }
-    if (optind < argc) {
-        lpm_cli_error(CMD, "stats: unexpected argument '%s'", argv[optind]);
+    if (no_args(argc, argv, "stats"))
         return LPM_EINPUT;
-    }
     lpm_ntable t;
     int rc = load_table(tp, skip, &t);
     if (rc)
@@ -335,10 +342,8 @@ static int cmd_trace(int argc, char **argv)
         default: return lpm_cli_usage_error(CMD);
         }
     }
-    if (optind < argc) {
-        lpm_cli_error(CMD, "trace: unexpected argument '%s'", argv[optind]);
+    if (no_args(argc, argv, "trace"))
         return LPM_EINPUT;
-    }
     lpm_ntable t;
     int rc = load_table(tp, skip, &t);
     if (rc)
@@ -743,10 +748,8 @@ static int cmd_gpu(int argc, char **argv)
         if ((r = engine_opt(c, optarg, &o)) <= 0)
             return r < 0 ? LPM_EINPUT : lpm_cli_usage_error(CMD);
     }
-    if (optind < argc) {
-        lpm_cli_error(CMD, "gpu: unexpected argument '%s'", argv[optind]);
+    if (no_args(argc, argv, "gpu"))
         return LPM_EINPUT;
-    }
     if (!lpm_names_cuda_devices || !lpm_names_cuda_bench || lpm_names_cuda_devices() <= 0) {
         fprintf(stderr, "lpmpipe: " CMD ": gpu: no CUDA device present%s\n",
                 lpm_names_cuda_devices ? "" : " (this binary was built without CUDA)");
@@ -832,10 +835,8 @@ static int cmd_gen(int argc, char **argv)
         default: return lpm_cli_usage_error(CMD);
         }
     }
-    if (optind < argc) {
-        lpm_cli_error(CMD, "gen: unexpected argument '%s'", argv[optind]);
+    if (no_args(argc, argv, "gen"))
         return LPM_EINPUT;
-    }
     FILE *fp = lpm_cli_open_out(CMD, outp);
     if (!fp)
         return LPM_EFAIL;

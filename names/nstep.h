@@ -97,21 +97,25 @@ LPM_HD int lpm_nm_step(const lpm_nm_view *v, uint32_t *sid, uint32_t y, unsigned
     return 1;
 }
 
+/* The lookup loop, over any way of fetching character i (GETC). */
+#define LPM_NM_LOOKUP_BODY(GETC)                                                      \
+    uint32_t sid = v->root, port = v->root_port;                                      \
+    unsigned stride = v->root_stride;                                                 \
+    uint32_t i = 0;                                                                   \
+    while (i < len) {                                                                 \
+        uint32_t y = 0, mul = 1;                                                      \
+        unsigned k = 0;                                                               \
+        while (i < len && !lpm_nm_chunk_add(&y, &mul, (GETC), k, stride))            \
+            k++;                                                                      \
+        if (!lpm_nm_step(v, &sid, y, &stride, &port))                                 \
+            break;                                                                    \
+    }                                                                                 \
+    return port
+
 /* Longest-prefix match of a normalized name held in contiguous memory. */
 LPM_HD uint32_t lpm_nm_lookup(const lpm_nm_view *v, const char *s, uint32_t len)
 {
-    uint32_t sid = v->root, port = v->root_port;
-    unsigned stride = v->root_stride;
-    uint32_t i = 0;
-    while (i < len) {
-        uint32_t y = 0, mul = 1;
-        unsigned k = 0;
-        while (i < len && !lpm_nm_chunk_add(&y, &mul, (unsigned char)s[i++], k, stride))
-            k++;
-        if (!lpm_nm_step(v, &sid, y, &stride, &port))
-            break;
-    }
-    return port;
+    LPM_NM_LOOKUP_BODY((unsigned char)s[i++]);
 }
 
 /* Interweaved input: names of a warp group of 32 are cut into 4-byte
@@ -128,18 +132,7 @@ LPM_HD unsigned lpm_nm_iw_char(const uint32_t *grp, unsigned lane, uint32_t k)
 LPM_HD uint32_t lpm_nm_lookup_iw(const lpm_nm_view *v, const uint32_t *grp, unsigned lane,
                                  uint32_t len)
 {
-    uint32_t sid = v->root, port = v->root_port;
-    unsigned stride = v->root_stride;
-    uint32_t i = 0;
-    while (i < len) {
-        uint32_t y = 0, mul = 1;
-        unsigned k = 0;
-        while (i < len && !lpm_nm_chunk_add(&y, &mul, lpm_nm_iw_char(grp, lane, i++), k, stride))
-            k++;
-        if (!lpm_nm_step(v, &sid, y, &stride, &port))
-            break;
-    }
-    return port;
+    LPM_NM_LOOKUP_BODY(lpm_nm_iw_char(grp, lane, i++));
 }
 
 #endif
