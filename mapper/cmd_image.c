@@ -67,12 +67,10 @@ static int dump(const lpm_image *img, int words, long only, int json)
     }
     printf("pipeline image v%d: IPv%d, %s, mapping %s, %u stages, initial stride %u\n", LPM_IMAGE_VERSION,
            img->family, img->ring ? "ring" : "linear", lpm_map_kind_name((int)img->map_kind), img->stages, img->x);
-    printf("node word %u bits (C V nh:%u addr:%u%s), DIT entry %u bits, %zu next hops, %zu routes\n",
-           img->word_bits, img->fmt.nh_bits, img->fmt.addr_bits,
-           img->fmt.stage_bits ? (img->fmt.stage_bits ? " J stage" : "") : "", img->dit_bits, img->nh.n,
-           img->nroutes);
+    printf("node word %u bits (C V nh:%u addr:%u", img->word_bits, img->fmt.nh_bits, img->fmt.addr_bits);
     if (img->fmt.stage_bits)
-        printf("J stage field: %u bits\n", img->fmt.stage_bits);
+        printf(" J stage:%u", img->fmt.stage_bits);
+    printf("), DIT entry %u bits, %zu next hops, %zu routes\n", img->dit_bits, img->nh.n, img->nroutes);
     printf("%5s %6s %10s %10s\n", "stage", "stride", "used", "depth");
     for (unsigned s = 0; s < img->stages; s++)
         printf("%5u %6u %10u %10u\n", s, img->stride[s], img->used[s], img->depth[s]);

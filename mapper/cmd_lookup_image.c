@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../cli/addr_stream.h"
 #include "../cli/cli.h"
-#include "../core/input.h"
 #include "../core/ref_lpm.h"
 #include "image_int.h"
 
@@ -34,21 +34,11 @@ typedef struct {
     unsigned long n, mismatches, visits, loops, max_visits, max_loops;
 } ctx;
 
-static int answer(ctx *c, const char *src, const char *name, unsigned long line)
+static int answer(void *vc, const lpm_addr *a)
 {
-    lpm_addr a;
-    int fam;
-    lpm_err err;
-    if (lpm_addr_parse(src, &fam, &a, &err)) {
-        fprintf(stderr, "%s:%lu: %s\n", name, line, err.msg);
-        return 2;
-    }
-    if (fam != c->img->family) {
-        fprintf(stderr, "%s:%lu: IPv%d address looked up in an IPv%d image\n", name, line, fam, c->img->family);
-        return 2;
-    }
+    ctx *c = vc;
     lpm_visit v;
-    lpm_image_dispatch(c->img, &a, &v);
+    lpm_image_dispatch(c->img, a, &v);
     while (!v.done)
         lpm_image_visit(c->img, &v);
     c->n++;
@@ -58,55 +48,9 @@ static int answer(ctx *c, const char *src, const char *name, unsigned long line)
         c->max_visits = v.visits;
     if (v.loops > c->max_loops)
         c->max_loops = v.loops;
-    char buf[LPM_ADDR_STRLEN];
-    lpm_addr_format(&a, fam, buf, sizeof buf);
     const char *got = v.best_nh == LPM_NH_NONE ? "-" : lpm_nhtab_name(&c->img->nh, v.best_nh);
-    printf("%s %s\n", buf, got);
-    if (c->ref) {
-        int len;
-        uint32_t w = lpm_ref_lookup(c->ref, &a, &len);
-        const char *want = w == LPM_NH_NONE ? "-" : lpm_nhtab_name(c->ref_nh, w);
-        if (strcmp(want, got)) {
-            char p[LPM_ADDR_STRLEN + 8] = "none";
-            if (len >= 0) {
-                lpm_prefix pf = { lpm_addr_mask(&a, (unsigned)len), (uint8_t)len, (uint8_t)fam };
-                lpm_prefix_format(&pf, p, sizeof p);
-            }
-            fprintf(stderr, "lpmpipe: lookup: mismatch: %s: image says %s, reference says %s (prefix %s)\n", buf,
-                    got, want, p);
-            c->mismatches++;
-        }
-    }
+    c->mismatches += (unsigned long)lpm_cli_answer("image", a, c->img->family, got, c->ref, c->ref_nh);
     return 0;
-}
-
-static int from_stream(ctx *c, const char *path)
-{
-    lpm_input *in;
-    lpm_err err;
-    if (lpm_input_open(&in, path, &err)) {
-        fprintf(stderr, "%s\n", err.msg);
-        return 2;
-    }
-    char *line;
-    size_t len;
-    int r, rc = 0;
-    while (rc == 0 && (r = lpm_input_getline(in, &line, &len, &err)) == 1) {
-        char *s = line;
-        while (*s == ' ' || *s == '\t')
-            s++;
-        char *e = s + strcspn(s, " \t\r#");
-        if (e == s)
-            continue;
-        *e = '\0';
-        rc = answer(c, s, lpm_input_name(in), lpm_input_lineno(in));
-    }
-    if (rc == 0 && r < 0) {
-        fprintf(stderr, "%s\n", err.msg);
-        rc = 2;
-    }
-    lpm_input_close(in);
-    return rc;
 }
 
 /* The reference of the table the image holds. */
@@ -197,13 +141,7 @@ int lpm_cmd_lookup_image(int argc, char **argv)
             goto out;
         }
     }
-    if (trace)
-        rc = from_stream(&cx, trace);
-    else if (optind >= argc || (optind == argc - 1 && !strcmp(argv[optind], "-")))
-        rc = from_stream(&cx, "-");
-    else
-        for (int i = optind; i < argc && rc == 0; i++)
-            rc = answer(&cx, argv[i], "<argv>", (unsigned long)(i - optind + 1));
+    rc = lpm_cli_addresses(img->family, "image", trace, argc, argv, optind, answer, &cx);
     if (stats && cx.n)
         fprintf(stderr, "lpmpipe: lookup: %lu lookups, stage reads %.3f mean / %lu max, loops %.4f mean / %lu max\n",
                 cx.n, (double)cx.visits / cx.n, cx.max_visits, (double)cx.loops / cx.n, cx.max_loops);

@@ -5,7 +5,7 @@
 
 #include "../cli/cli.h"
 #include "image_int.h"
-#include "upd_read.h"
+#include "../core/trace.h"
 #include "update.h"
 
 static const char *cmd = "update";
@@ -151,7 +151,7 @@ int lpm_cmd_update(int argc, char **argv)
     size_t n = 0;
     lpm_upd *u = NULL;
     FILE *bf = NULL;
-    if ((rc = lpm_map_updates_read(updates, &fib, peer, &up, &n, &err))) {
+    if ((rc = lpm_updates_load(updates, &fib, peer, &up, &n, &err))) {
         lpm_cli_error(cmd, "%s", err.msg);
         goto out;
     }

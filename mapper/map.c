@@ -183,13 +183,18 @@ static void unpiped(const lpm_fib *f, const lpm_image *img, const uint64_t prof[
     *bits = w * (2 + img->fmt.nh_bits + lpm_ceil_log2(w));
 }
 
-int lpm_map_build(lpm_image **out, const lpm_fib *f, const lpm_map_opts *o,
-                  lpm_map_report *rep, lpm_err *err)
+struct lpm_maptree {
+    lpm_mtree t;
+    const lpm_fib *f;
+    int balanced;
+    unsigned x, K, stages, maxlen;
+    uint64_t prof[129];
+    int have_prof;
+    double secs;
+};
+
+static int check_opts(const lpm_map_opts *o, unsigned key_bits, lpm_err *err)
 {
-    double t0 = now();
-    *out = NULL;
-    int family = f->family ? f->family : LPM_AF_INET;
-    unsigned key_bits = lpm_family_bits(family);
     int kind = o->kind, ring = kind == LPM_MAP_RING || kind == LPM_MAP_RING_ADAPT;
     if (kind < LPM_MAP_RING || kind > LPM_MAP_BALANCED)
         return lpm_err_set(err, LPM_EINPUT, "unknown mapping kind %d", kind);
@@ -199,37 +204,103 @@ int lpm_map_build(lpm_image **out, const lpm_fib *f, const lpm_map_opts *o,
         return lpm_err_set(err, LPM_EINPUT, "stride %u is not in 1..%d", o->stride, LPM_IMAGE_MAX_STRIDE);
     if (o->stages > LPM_IMAGE_MAX_STAGES || (ring && o->stages < 1))
         return lpm_err_set(err, LPM_EINPUT, "stage count %u is not in 1..%d", o->stages, LPM_IMAGE_MAX_STAGES);
-    unsigned maxlen = 0;
-    for (size_t i = 0; i < f->n; i++)
-        if (f->routes[i].pfx.len > maxlen)
-            maxlen = f->routes[i].pfx.len;
-    uint64_t prof[129];
-    lpm_depth_profile(f, prof);
+    return LPM_OK;
+}
 
-    /* Strides per block level. */
-    uint8_t sd[LPM_MT_MAX_LEVELS];
-    unsigned nlev, K = o->stride;
-    if (kind == LPM_MAP_BALANCED) {
-        unsigned N = o->stages ? o->stages : (maxlen > o->x ? maxlen - o->x : 1);
-        int rc = lpm_strides_balanced(prof, o->x, maxlen, N, sd, &nlev, err);
-        if (rc)
-            return rc;
-    } else {
-        /* Ring and height: any depth may grow later; level: the table's. */
-        unsigned span = (kind == LPM_MAP_LEVEL ? (maxlen > o->x ? maxlen : o->x + 1) : key_bits) - o->x;
-        nlev = (span + K - 1) / K;
-        for (unsigned i = 0; i < nlev; i++)
-            sd[i] = (uint8_t)K;
-    }
-    lpm_mtree t;
-    int rc = lpm_mtree_init(&t, o->x, key_bits, sd, nlev, err);
+int lpm_maptree_new(lpm_maptree **out, const lpm_fib *f, const lpm_map_opts *o, lpm_err *err)
+{
+    double t0 = now();
+    *out = NULL;
+    int family = f->family ? f->family : LPM_AF_INET;
+    unsigned key_bits = lpm_family_bits(family);
+    int rc = check_opts(o, key_bits, err);
     if (rc)
         return rc;
+    lpm_maptree *m = calloc(1, sizeof *m);
+    if (!m)
+        return lpm_err_set(err, LPM_EFAIL, "out of memory");
+    m->f = f;
+    m->x = o->x;
+    m->K = o->stride;
+    m->balanced = o->kind == LPM_MAP_BALANCED;
+    for (size_t i = 0; i < f->n; i++)
+        if (f->routes[i].pfx.len > m->maxlen)
+            m->maxlen = f->routes[i].pfx.len;
+    /* Strides per block level: uniform K (ring, level and height share
+     * the blocks), or the balanced choice. */
+    uint8_t sd[LPM_MT_MAX_LEVELS];
+    unsigned nlev;
+    if (m->balanced) {
+        lpm_depth_profile(f, m->prof); /* n x maxlen: only when needed */
+        m->have_prof = 1;
+        unsigned span = m->maxlen > o->x ? m->maxlen - o->x : 1;
+        m->stages = o->stages ? o->stages : (span + m->K - 1) / m->K;
+        rc = lpm_strides_balanced(m->prof, o->x, m->maxlen, m->stages, sd, &nlev, err);
+    } else {
+        nlev = (key_bits - o->x + m->K - 1) / m->K;
+        for (unsigned i = 0; i < nlev; i++)
+            sd[i] = (uint8_t)m->K;
+    }
+    if (!rc)
+        rc = lpm_mtree_init(&m->t, o->x, key_bits, sd, nlev, err);
+    if (!rc)
+        rc = lpm_mtree_build(&m->t, f, err);
+    if (rc) {
+        lpm_maptree_free(m);
+        return rc;
+    }
+    m->secs = now() - t0;
+    *out = m;
+    return LPM_OK;
+}
+
+void lpm_maptree_free(lpm_maptree *m)
+{
+    if (!m)
+        return;
+    lpm_mtree_free(&m->t);
+    free(m);
+}
+
+int lpm_map_build(lpm_image **out, const lpm_fib *f, const lpm_map_opts *o,
+                  lpm_map_report *rep, lpm_err *err)
+{
+    lpm_maptree *m;
+    *out = NULL;
+    int rc = lpm_maptree_new(&m, f, o, err);
+    if (rc)
+        return rc;
+    rc = lpm_maptree_image(m, o, out, rep, err);
+    lpm_maptree_free(m);
+    return rc;
+}
+
+int lpm_maptree_image(lpm_maptree *m, const lpm_map_opts *o, lpm_image **out, lpm_map_report *rep, lpm_err *err)
+{
+    double t0 = now();
+    *out = NULL;
+    const lpm_fib *f = m->f;
+    int family = f->family ? f->family : LPM_AF_INET;
+    unsigned key_bits = lpm_family_bits(family);
+    int rc = check_opts(o, key_bits, err);
+    if (rc)
+        return rc;
+    int kind = o->kind, ring = kind == LPM_MAP_RING || kind == LPM_MAP_RING_ADAPT;
+    if (o->x != m->x || o->stride != m->K || (kind == LPM_MAP_BALANCED) != m->balanced ||
+        (m->balanced && o->stages && o->stages != m->stages))
+        return lpm_err_set(err, LPM_EINPUT, "the options do not match the prepared trie");
+    if (rep && !m->have_prof) {
+        lpm_depth_profile(f, m->prof);
+        m->have_prof = 1;
+    }
+    uint64_t *prof = m->prof;
+    unsigned K = m->K, nlev = m->t.nlev;
+    const uint8_t *sd = m->t.sd;
+    lpm_mtree *tp = &m->t;
+#define t (*tp)
     units_t u;
     memset(&u, 0, sizeof u);
     lpm_image *img = NULL;
-    if ((rc = lpm_mtree_build(&t, f, err)))
-        goto out;
     unsigned N = o->stages;
     if (!ring) {
         unsigned need = t.nb ? (kind == LPM_MAP_HEIGHT ? max_height(&t) + 1 : 0) : 1;
@@ -237,11 +308,10 @@ int lpm_map_build(lpm_image **out, const lpm_fib *f, const lpm_map_opts *o,
             for (size_t i = 0; i < t.nb; i++)
                 if (t.b[i].level + 1u > need)
                     need = t.b[i].level + 1u;
-        if (kind == LPM_MAP_LEVEL || kind == LPM_MAP_BALANCED)
-            if (need < 1)
-                need = 1;
-        if (!N)
-            N = need;
+        if (need < 1)
+            need = 1;
+        if (!N || kind == LPM_MAP_BALANCED)
+            N = need; /* balanced: the stages its strides use (at most --stages) */
         if (N < need) {
             rc = lpm_err_set(err, LPM_EINPUT, "the %s mapping of this table needs %u stages; --stages %u is too few",
                              lpm_map_kind_name(kind), need, N);
@@ -386,13 +456,13 @@ int lpm_map_build(lpm_image **out, const lpm_fib *f, const lpm_map_opts *o,
         uint64_t pw = rep->words_used + rep->dit_entries, pb = rep->bits_used + rep->dit_bits_total;
         rep->overhead_words_pct = 100.0 * ((double)pw - (double)rep->unpiped_words) / (double)rep->unpiped_words;
         rep->overhead_bits_pct = 100.0 * ((double)pb - (double)rep->unpiped_bits) / (double)rep->unpiped_bits;
-        rep->seconds = now() - t0;
+        rep->seconds = now() - t0 + m->secs;
     }
     *out = img;
     img = NULL;
 out:
+#undef t
     lpm_image_free(img);
     units_free(&u);
-    lpm_mtree_free(&t);
     return rc;
 }

@@ -54,6 +54,15 @@ typedef struct lpm_map_report {
 int lpm_map_build(lpm_image **out, const lpm_fib *f, const lpm_map_opts *o,
                   lpm_map_report *rep, lpm_err *err);
 
+/* The same in two steps, so that one trie serves several stage counts and
+ * mappings: a tree prepared with x and stride K serves ring, adaptive,
+ * level and height images of that x and K; a balanced one only balanced
+ * images of its stage count. The FIB must outlive the tree. */
+typedef struct lpm_maptree lpm_maptree;
+int lpm_maptree_new(lpm_maptree **m, const lpm_fib *f, const lpm_map_opts *o, lpm_err *err);
+int lpm_maptree_image(lpm_maptree *m, const lpm_map_opts *o, lpm_image **out, lpm_map_report *rep, lpm_err *err);
+void lpm_maptree_free(lpm_maptree *m);
+
 /* Fills the per-stage and memory figures of rep from an image. */
 void lpm_map_report_image(const lpm_image *img, lpm_map_report *rep);
 void lpm_map_report_json(const lpm_map_report *r, FILE *fp);

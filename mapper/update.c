@@ -135,16 +135,24 @@ static int shadow_build(lpm_upd *u, lpm_err *err)
 
 /* ---- writes and bubbles ---- */
 
+/* Room for one more element in a doubling array; -1 on no memory. */
+static int room(void **p, size_t n, size_t *cap, size_t elem)
+{
+    if (n < *cap)
+        return 0;
+    size_t c = *cap ? *cap * 2 : 64;
+    void *q = realloc(*p, c * elem);
+    if (!q)
+        return -1;
+    *p = q;
+    *cap = c;
+    return 0;
+}
+
 static int add_write(lpm_upd *u, uint32_t stage, uint32_t addr, uint64_t word)
 {
-    if (u->nw == u->capw) {
-        size_t c = u->capw ? u->capw * 2 : 64;
-        lpm_write *q = realloc(u->w, c * sizeof *q);
-        if (!q)
-            return -1;
-        u->w = q;
-        u->capw = c;
-    }
+    if (room((void **)&u->w, u->nw, &u->capw, sizeof *u->w))
+        return -1;
     u->w[u->nw++] = (lpm_write){ stage, addr, word };
     return 0;
 }
@@ -155,6 +163,16 @@ static int wcmp_bubble(const void *a, const void *b);
  * stage is free. Then writes are regrouped bubble by bubble. */
 static int pack(lpm_upd *u)
 {
+    if (u->nw <= 1) { /* the common case: one write, one bubble */
+        if (!u->capb) {
+            if (!(u->b = malloc(16 * sizeof *u->b)))
+                return -1;
+            u->capb = 16;
+        }
+        u->b[0] = (lpm_bubble){ 0, u->nw };
+        u->nb = u->nw;
+        return 0;
+    }
     size_t nb = 0;
     const size_t W = 5; /* 4 x 64 stage bits + 1 word for the DIT */
     uint32_t *bi = malloc((u->nw ? u->nw : 1) * sizeof *bi);
@@ -234,14 +252,8 @@ static int wcmp_bubble(const void *a, const void *b)
 
 static int note_change(lpm_upd *u, const lpm_prefix *p)
 {
-    if (u->nchg == u->capchg) {
-        size_t c = u->capchg ? u->capchg * 2 : 1024;
-        lpm_prefix *q = realloc(u->chg, c * sizeof *q);
-        if (!q)
-            return -1;
-        u->chg = q;
-        u->capchg = c;
-    }
+    if (room((void **)&u->chg, u->nchg, &u->capchg, sizeof *u->chg))
+        return -1;
     u->chg[u->nchg++] = *p;
     return 0;
 }
