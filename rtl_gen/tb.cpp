@@ -164,7 +164,7 @@ int main(int argc, char **argv)
     size_t nexti = 0, nextb = 0;
     uint64_t bseq = 0, t = 0, limit = 1000000 + 1000 * (uint64_t)(nk + bubs.size());
     bool src_done = false;
-    fprintf(lf, "# lpmpipe sim cycle log v1: stages=%u %s queue=%u width=%u rob=%u\n", TB_N,
+    fprintf(lf, "# lpmpipe sim cycle log v1: stages=%u %s queue=%u width=%u rob=%u lookahead=0\n", TB_N,
             TB_RING ? "ring" : "linear", TB_Q, TB_W, TB_R);
     std::string line;
     char tmp[64];
