@@ -1,5 +1,8 @@
 # cpu/: the CPU lookup engines and the optional DPDK peer.
 
+# This file is read before the Makefile's first rule: keep `all` the default.
+.DEFAULT_GOAL := all
+
 # The CPU tests share a helper object (random tables, edge addresses).
 CPU_TESTLIB := $(BUILD)/tests/cpu/cpu_testlib.o
 $(CPU_TESTLIB): MODULE_CFLAGS += -Itests/common

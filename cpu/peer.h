@@ -19,7 +19,7 @@ typedef struct lpm_peer lpm_peer;
 enum { LPM_PEER_LPM = 0, LPM_PEER_FIB = 1 };
 
 /* Builds a peer from a finished table. The first call starts DPDK's EAL
- * (in memory, no huge pages, no PCI, quiet) for the rest of the process.
+ * (no huge pages, no shared config files, no PCI, quiet) for the rest of the process.
  * LPM_EFAIL with a reason when DPDK refuses. */
 int lpm_peer_build(lpm_peer **out, int kind, const lpm_fib *fib, lpm_err *err) LPM_PEER_WEAK;
 /* "rte_lpm", "rte_lpm6", "rte_fib", "rte_fib6" (plus the lookup variant). */

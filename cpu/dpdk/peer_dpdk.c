@@ -45,14 +45,14 @@ static int eal_up(lpm_err *err)
          * threads started later (run-to-complete) spread as before. */
         cpu_set_t saved;
         pthread_getaffinity_np(pthread_self(), sizeof saved, &saved);
-        char *argv[] = { "lpmpipe", "--no-huge", "--no-pci", "--in-memory", "--no-telemetry",
-                         "-m", "2048", "-l", "0", "--log-level", "lib.*:error", NULL };
+        char *argv[] = { "lpmpipe", "--no-huge", "--no-pci", "--no-shconf", "--no-telemetry",
+                         "-m", "2048", "-l", "0", "--log-level", "error", NULL };
         int argc = (int)(sizeof argv / sizeof argv[0]) - 1;
         eal_state = rte_eal_init(argc, argv) < 0 ? -1 : 1;
         pthread_setaffinity_np(pthread_self(), sizeof saved, &saved);
     }
     if (eal_state < 0)
-        return lpm_err_set(err, LPM_EFAIL, "DPDK EAL did not start (in-memory, no huge pages): %s",
+        return lpm_err_set(err, LPM_EFAIL, "DPDK EAL did not start (no huge pages, no shared config): %s",
                            rte_strerror(rte_errno));
     return LPM_OK;
 }
