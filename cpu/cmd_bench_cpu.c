@@ -17,10 +17,10 @@ int lpm_cmd_bench_cpu(int argc, char **argv);
 /* core's trace-file reader may not be built yet: a weak reference. */
 #pragma weak lpm_trace_load
 
-static const char *kind_name(int kind)
+static int kind_parse(const char *s)
 {
-    return kind == LPM_TRACE_UNIFORM ? "uniform" : kind == LPM_TRACE_TABLE ? "table"
-         : kind == LPM_TRACE_ZIPF    ? "zipf" : "random-match";
+    return !strcmp(s, "uniform") ? LPM_TRACE_UNIFORM : !strcmp(s, "table") ? LPM_TRACE_TABLE
+         : !strcmp(s, "zipf")    ? LPM_TRACE_ZIPF : !strcmp(s, "random-match") ? LPM_TRACE_RANDOM_MATCH : -1;
 }
 
 /* Until core's generic `lpmpipe bench` exists this stands in for it; core's
@@ -112,7 +112,7 @@ static void help_cpu(FILE *fp)
             "  --engines LIST     comma-separated engine names, or all (default:\n"
             "                     dir24-8,tree-bitmap-13,tree-bitmap-11,hybrid for IPv4,\n"
             "                     tree-bitmap-13,tree-bitmap-11 for IPv6)\n"
-            "  --kind K           trace kind: random-match (default), uniform, table, zipf\n"
+            "  --kind K[,K...]    trace kinds: random-match (default), uniform, table, zipf\n"
             "  --trace FILE       addresses from a file instead\n"
             "  --count N          trace length (default 1M)\n"
             "  --seed S           trace seed (default 1)\n"
@@ -187,6 +187,11 @@ static int update_cost(const char *cmd, const lpm_fib *fib, const lpm_engine_ops
     return 0;
 }
 
+static void peer_part(void *p, size_t lo, size_t hi)
+{
+    lpm_peer_run(p, lo, hi);
+}
+
 static int run_round(const char *cmd, item *it, const lpm_addr *a, uint32_t *nh, size_t n,
                      unsigned threads, int pipeline, double *lps)
 {
@@ -194,9 +199,7 @@ static int run_round(const char *cmd, item *it, const lpm_addr *a, uint32_t *nh,
     double s = 0;
     int rc = LPM_OK;
     if (it->peer) {
-        double t0 = lpm_cpu_now();
-        lpm_peer_run(it->peer);
-        s = lpm_cpu_now() - t0;
+        rc = lpm_cpu_parallel(threads ? threads : 1, peer_part, it->peer, n, &s, &err);
         lpm_peer_results(it->peer, nh);
     } else if (pipeline) {
         rc = lpm_cpu_run_pipeline(it->e, it->state, a, nh, n, threads, 1, &s, &err);
@@ -209,6 +212,51 @@ static int run_round(const char *cmd, item *it, const lpm_addr *a, uint32_t *nh,
     }
     *lps = s > 0 ? (double)n / s : 0;
     return 0;
+}
+
+/* Prints one trace's results; base is the index of the peer ratios are
+ * taken against (rte_lpm / rte_lpm6), ni when there is none. Returns 1
+ * when any answer differed from the reference. */
+static int report(item *it, size_t ni, size_t base, const lpm_fib *fib, const char *fib_path,
+                  const char *trace, int fallback, size_t n, unsigned repeat, int pipeline,
+                  unsigned threads, int json)
+{
+    double med[MAXE + 2] = { 0 };
+    for (size_t i = 0; i < ni; i++)
+        med[i] = median(it[i].runs, repeat);
+    double b = base < ni ? med[base] : 0;
+    const char *bname = base < ni ? it[base].name : "";
+    if (!json) {
+        printf("\ntable %s (IPv%d, %zu prefixes), trace %s%s, %zu lookups, median of %u round%s, "
+               "%s, %u thread%s%s\n",
+               fib_path, fib->family, fib->n, trace, fallback ? " (stand-in)" : "", n, repeat,
+               repeat == 1 ? "" : "s", pipeline ? "pipelined" : "run-to-complete",
+               pipeline ? (threads ? threads : 0) : threads, threads == 1 ? "" : "s",
+               pipeline && !threads ? " (0: one per level)" : "");
+        printf("%-18s %10s %12s %12s %10s%s\n", "engine", "build_s", "memory_MB", "Mlookups/s",
+               "mismatch", b > 0 ? "  ratio" : "");
+    }
+    int bad = 0;
+    for (size_t i = 0; i < ni; i++) {
+        double ratio = b > 0 ? med[i] / b : 0;
+        bad |= it[i].mismatches != 0;
+        if (json)
+            printf("{\"engine\":\"%s\",\"peer\":%s,\"family\":%d,\"prefixes\":%zu,\"trace\":\"%s\","
+                   "\"stand_in\":%s,\"lookups\":%zu,\"model\":\"%s\",\"threads\":%u,\"rounds\":%u,"
+                   "\"build_s\":%.4f,\"memory_bytes\":%zu,\"lookups_per_s\":%.0f,\"mismatches\":%lu,"
+                   "\"ratio_vs\":\"%s\",\"ratio\":%.3f}\n",
+                   it[i].name, it[i].peer ? "true" : "false", fib->family, fib->n, trace,
+                   fallback ? "true" : "false", n, it[i].peer ? "rtc" : it[i].model, threads, repeat,
+                   it[i].build_s, it[i].memory, med[i], it[i].mismatches, bname, ratio);
+        else if (b > 0)
+            printf("%-18s %10.3f %12.2f %12.2f %10lu  %.2fx %s\n", it[i].name, it[i].build_s,
+                   (double)it[i].memory / 1048576.0, med[i] / 1e6, it[i].mismatches, ratio, bname);
+        else
+            printf("%-18s %10.3f %12.2f %12.2f %10lu\n", it[i].name, it[i].build_s,
+                   (double)it[i].memory / 1048576.0, med[i] / 1e6, it[i].mismatches);
+    }
+    fflush(stdout);
+    return bad;
 }
 
 int lpm_cmd_bench_cpu(int argc, char **argv)
@@ -240,7 +288,8 @@ int lpm_cmd_bench_cpu(int argc, char **argv)
     lpm_fib_opts fo;
     lpm_fib_opts_default(&fo);
     const char *fib_path = NULL, *engines = NULL, *trace = NULL;
-    int kind = LPM_TRACE_RANDOM_MATCH, json = 0, pipeline = 0, peer = 0, c;
+    const char *kinds = "random-match";
+    int json = 0, pipeline = 0, peer = 0, c;
     uint64_t count = 1000000, seed = 1;
     unsigned threads = 0, repeat = 5, minl = 8, maxl = 16;
     optind = 1;
@@ -255,13 +304,7 @@ int lpm_cmd_bench_cpu(int argc, char **argv)
         case O_ENG: engines = optarg; break;
         case O_TRACE: trace = optarg; break;
         case O_KIND:
-            if ((kind = !strcmp(optarg, "random-match") ? LPM_TRACE_RANDOM_MATCH
-                        : !strcmp(optarg, "uniform")    ? LPM_TRACE_UNIFORM
-                        : !strcmp(optarg, "table")      ? LPM_TRACE_TABLE
-                        : !strcmp(optarg, "zipf")       ? LPM_TRACE_ZIPF : -1) < 0) {
-                lpm_cli_error(cmd, "--kind: unknown trace kind '%s'", optarg);
-                return 2;
-            }
+            kinds = optarg;
             break;
         case O_COUNT:
             if (lpm_cli_u64(cmd, "--count", optarg, 1, 100000000, &count))
@@ -311,6 +354,17 @@ int lpm_cmd_bench_cpu(int argc, char **argv)
         lpm_cli_error(cmd, "unexpected argument '%s'", argv[optind]);
         return 2;
     }
+    char kb[256];
+    if (strlen(kinds) >= sizeof kb) {
+        lpm_cli_error(cmd, "--kind: list too long");
+        return 2;
+    }
+    snprintf(kb, sizeof kb, "%s", kinds);
+    for (char *sv = NULL, *k = strtok_r(kb, ",", &sv); k; k = strtok_r(NULL, ",", &sv))
+        if (kind_parse(k) < 0) {
+            lpm_cli_error(cmd, "--kind: unknown trace kind '%s' (random-match, uniform, table, zipf)", k);
+            return 2;
+        }
     if (!fib_path) {
         lpm_cli_error(cmd, "--fib is required");
         return 2;
@@ -349,40 +403,8 @@ int lpm_cmd_bench_cpu(int argc, char **argv)
     if (!threads)
         threads = pipeline ? 0 : 1;
 
-    /* The trace. */
+    /* Build everything once; then each trace in turn. */
     lpm_err err;
-    lpm_addr *a = NULL;
-    size_t n = 0;
-    int fallback = 0;
-    const char *trace_name;
-    if (trace) {
-        int fam;
-        if (!lpm_trace_load)
-            rc = lpm_err_set(&err, LPM_EFAIL, "--trace: core's trace reader is not built into this binary");
-        else if ((rc = lpm_trace_load(trace, &a, &n, &fam, &err)) == LPM_OK && fam != fib.family)
-            rc = lpm_err_set(&err, LPM_EINPUT, "%s: IPv%d trace for an IPv%d table", trace, fam, fib.family);
-        trace_name = trace;
-    } else {
-        n = (size_t)count;
-        a = malloc(n * sizeof *a);
-        rc = a ? lpm_cpu_addrs(&fib, kind, n, seed, a, &fallback, &err)
-               : lpm_err_set(&err, LPM_EFAIL, "out of memory");
-        trace_name = kind_name(kind);
-    }
-    if (!rc && !n)
-        rc = lpm_err_set(&err, LPM_EINPUT, "the trace is empty");
-    if (rc) {
-        lpm_cli_error(cmd, "%s", err.msg);
-        free(a);
-        lpm_fib_free(&fib);
-        return rc;
-    }
-    if (fallback)
-        fprintf(stderr, "lpmpipe: bench: core's trace generator is not built: using the stand-in "
-                        "(%s: addresses inside random table prefixes)\n",
-                kind == LPM_TRACE_UNIFORM ? "uniform" : kind == LPM_TRACE_ZIPF ? "zipf" : "table");
-
-    /* Build everything. */
     item it[MAXE + 2];
     size_t ni = 0;
     memset(it, 0, sizeof it);
@@ -400,15 +422,11 @@ int lpm_cmd_bench_cpu(int argc, char **argv)
         x->memory = es[k]->memory(x->state);
         ni++;
     }
-    for (int kind2 = 0; peer && kind2 < 2 && !rc; kind2++) {
+    for (int pk = 0; peer && pk < 2 && !rc; pk++) {
         item *x = &it[ni];
         double t0 = lpm_cpu_now();
-        if ((rc = lpm_peer_build(&x->peer, kind2, &fib, &err)) ||
-            (rc = lpm_peer_prepare(x->peer, a, n, &err))) {
+        if ((rc = lpm_peer_build(&x->peer, pk, &fib, &err))) {
             lpm_cli_error(cmd, "DPDK peer: %s", err.msg);
-            if (x->peer)
-                lpm_peer_free(x->peer);
-            x->peer = NULL;
             break;
         }
         x->build_s = lpm_cpu_now() - t0;
@@ -418,66 +436,74 @@ int lpm_cmd_bench_cpu(int argc, char **argv)
         ni++;
     }
     lpm_ref *ref = NULL;
-    uint32_t *nh = malloc(n * sizeof *nh);
-    if (!rc && (!nh || lpm_ref_build(&ref, &fib, &err)))
+    if (!rc && lpm_ref_build(&ref, &fib, &err))
         rc = lpm_err_set(&err, LPM_EFAIL, "out of memory");
     for (size_t i = 0; i < ni && !rc; i++)
         if (!(it[i].runs = calloc(repeat, sizeof(double))))
             rc = LPM_EFAIL;
-    /* Rounds: every item once per round, so ratios compare one run. */
-    for (unsigned r = 0; r < repeat && !rc; r++)
-        for (size_t i = 0; i < ni && !rc; i++) {
-            rc = run_round(cmd, &it[i], a, nh, n, it[i].peer ? 1 : threads, pipeline && !it[i].peer,
-                           &it[i].runs[r]);
-            if (!rc && r == 0)
-                for (size_t j = 0; j < n; j++)
-                    if (nh[j] != lpm_ref_lookup(ref, &a[j], NULL)) {
-                        if (!it[i].mismatches) {
-                            char buf[LPM_ADDR_STRLEN];
-                            lpm_addr_format(&a[j], fib.family, buf, sizeof buf);
-                            lpm_cli_error(cmd, "mismatch: %s: %s says %s, reference says %s", buf, it[i].name,
-                                          lpm_nhtab_name(&fib.nh, nh[j]),
-                                          lpm_nhtab_name(&fib.nh, lpm_ref_lookup(ref, &a[j], NULL)));
-                        }
-                        it[i].mismatches++;
+    char kinds_buf[256];
+    snprintf(kinds_buf, sizeof kinds_buf, "%s", kinds);
+    char *save = NULL;
+    for (char *kn = trace ? (char *)trace : strtok_r(kinds_buf, ",", &save); kn && !rc;
+         kn = trace ? NULL : strtok_r(NULL, ",", &save)) {
+        lpm_addr *a = NULL;
+        size_t n = 0;
+        int fallback = 0, kind = kind_parse(kn);
+        if (trace) {
+            int fam;
+            if (!lpm_trace_load)
+                rc = lpm_err_set(&err, LPM_EFAIL, "--trace: core's trace reader is not built into this binary");
+            else if ((rc = lpm_trace_load(trace, &a, &n, &fam, &err)) == LPM_OK && fam != fib.family)
+                rc = lpm_err_set(&err, LPM_EINPUT, "%s: IPv%d trace for an IPv%d table", trace, fam, fib.family);
+        } else {
+            n = (size_t)count;
+            a = malloc(n * sizeof *a);
+            rc = a ? lpm_cpu_addrs(&fib, kind, n, seed, a, &fallback, &err)
+                   : lpm_err_set(&err, LPM_EFAIL, "out of memory");
+        }
+        uint32_t *nh = NULL;
+        if (!rc && !n)
+            rc = lpm_err_set(&err, LPM_EINPUT, "the trace is empty");
+        if (!rc && !(nh = malloc(n * sizeof *nh)))
+            rc = lpm_err_set(&err, LPM_EFAIL, "out of memory");
+        for (size_t i = 0; i < ni && !rc; i++)
+            if (it[i].peer)
+                rc = lpm_peer_prepare(it[i].peer, a, n, &err);
+        if (rc) {
+            lpm_cli_error(cmd, "%s", err.msg);
+            free(a);
+            free(nh);
+            break;
+        }
+        memset(nh, 0, n * sizeof *nh); /* page faults out of the first timing */
+        if (fallback)
+            fprintf(stderr, "lpmpipe: bench: core's trace generator is not built: %s is a stand-in "
+                            "(%s)\n", kn, kind == LPM_TRACE_UNIFORM ? "uniform addresses"
+                            : kind == LPM_TRACE_ZIPF ? "Zipf-popular table prefixes, a random address in each"
+                            : "a random address inside a random table prefix");
+        for (size_t i = 0; i < ni; i++)
+            it[i].mismatches = 0;
+        /* Rounds: every item once per round, so ratios compare one run. */
+        for (unsigned r = 0; r < repeat && !rc; r++)
+            for (size_t i = 0; i < ni && !rc; i++) {
+                rc = run_round(cmd, &it[i], a, nh, n, threads, pipeline && !it[i].peer, &it[i].runs[r]);
+                for (size_t j = 0; !rc && r == 0 && j < n; j++) {
+                    uint32_t want = lpm_ref_lookup(ref, &a[j], NULL);
+                    if (nh[j] == want)
+                        continue;
+                    if (!it[i].mismatches++) {
+                        char buf[LPM_ADDR_STRLEN];
+                        lpm_addr_format(&a[j], fib.family, buf, sizeof buf);
+                        lpm_cli_error(cmd, "mismatch: %s: %s says %s, reference says %s", buf, it[i].name,
+                                      nh[j] == LPM_NH_NONE ? "-" : lpm_nhtab_name(&fib.nh, nh[j]),
+                                      want == LPM_NH_NONE ? "-" : lpm_nhtab_name(&fib.nh, want));
                     }
-        }
-    if (!rc) {
-        double med[MAXE + 2] = { 0 };
-        for (size_t i = 0; i < ni; i++)
-            med[i] = median(it[i].runs, repeat);
-        /* Ratios against the first peer of the same family (rte_lpm/rte_lpm6). */
-        double base = peer ? med[ne] : 0;
-        const char *base_name = peer ? it[ne].name : "";
-        if (!json) {
-            printf("table %s (IPv%d, %zu prefixes), trace %s%s, %zu lookups, %u round%s, %s, %u thread%s\n",
-                   fib_path, fib.family, fib.n, trace_name, fallback ? " (stand-in)" : "", n, repeat,
-                   repeat == 1 ? "" : "s", pipeline ? "pipelined" : "run-to-complete",
-                   pipeline ? threads : threads, threads == 1 ? "" : "s");
-            printf("%-18s %10s %12s %12s %10s%s\n", "engine", "build_s", "memory_MB", "Mlookups/s",
-                   "mismatch", peer ? "  vs peer" : "");
-        }
-        for (size_t i = 0; i < ni; i++) {
-            double ratio = base > 0 ? med[i] / base : 0;
-            if (json)
-                printf("{\"engine\":\"%s\",\"peer\":%s,\"family\":%d,\"prefixes\":%zu,\"trace\":\"%s%s\","
-                       "\"lookups\":%zu,\"model\":\"%s\",\"threads\":%u,\"rounds\":%u,\"build_s\":%.4f,"
-                       "\"memory_bytes\":%zu,\"lookups_per_s\":%.0f,\"mismatches\":%lu,\"ratio_vs\":\"%s\","
-                       "\"ratio\":%.3f}\n",
-                       it[i].name, it[i].peer ? "true" : "false", fib.family, fib.n, trace_name,
-                       fallback ? " (stand-in)" : "", n, it[i].peer ? "rtc" : it[i].model,
-                       it[i].peer ? 1 : threads, repeat, it[i].build_s, it[i].memory, med[i],
-                       it[i].mismatches, base_name, ratio);
-            else if (peer)
-                printf("%-18s %10.3f %12.2f %12.2f %10lu  %.2fx %s\n", it[i].name, it[i].build_s,
-                       (double)it[i].memory / 1048576.0, med[i] / 1e6, it[i].mismatches, ratio, base_name);
-            else
-                printf("%-18s %10.3f %12.2f %12.2f %10lu\n", it[i].name, it[i].build_s,
-                       (double)it[i].memory / 1048576.0, med[i] / 1e6, it[i].mismatches);
-        }
-        for (size_t i = 0; i < ni; i++)
-            if (it[i].mismatches)
-                rc = 1;
+                }
+            }
+        if (!rc)
+            rc = report(it, ni, peer ? ne : ni, &fib, fib_path, kn, fallback, n, repeat, pipeline, threads, json);
+        free(a);
+        free(nh);
     }
     for (size_t i = 0; i < ni; i++) {
         if (it[i].peer)
@@ -487,8 +513,6 @@ int lpm_cmd_bench_cpu(int argc, char **argv)
         free(it[i].runs);
     }
     lpm_ref_free(ref);
-    free(nh);
-    free(a);
     lpm_fib_free(&fib);
     return rc;
 }

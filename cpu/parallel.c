@@ -19,38 +19,28 @@ double lpm_cpu_now(void)
 
 /* ---- run-to-complete ---- */
 
-typedef struct rtc_job {
-    const lpm_engine_ops *e;
-    const void *state;
-    const lpm_addr *a;
-    uint32_t *nh;
-    size_t n;
-    unsigned repeat;
+typedef struct par_job {
+    void (*fn)(void *ctx, size_t lo, size_t hi);
+    void *ctx;
+    size_t lo, hi;
     pthread_barrier_t *start;
-} rtc_job;
+} par_job;
 
-static void *rtc_main(void *arg)
+static void *par_main(void *arg)
 {
-    rtc_job *j = arg;
+    par_job *j = arg;
     pthread_barrier_wait(j->start);
-    for (unsigned r = 0; r < j->repeat; r++) {
-        if (j->e->lookup_batch) {
-            j->e->lookup_batch(j->state, j->a, j->nh, j->n);
-        } else {
-            for (size_t i = 0; i < j->n; i++)
-                j->nh[i] = j->e->lookup(j->state, &j->a[i]);
-        }
-    }
+    if (j->hi > j->lo)
+        j->fn(j->ctx, j->lo, j->hi);
     return NULL;
 }
 
-int lpm_cpu_run_rtc(const lpm_engine_ops *e, const void *state, const lpm_addr *a,
-                    uint32_t *nh, size_t n, unsigned threads, unsigned repeat,
-                    double *seconds, lpm_err *err)
+int lpm_cpu_parallel(unsigned threads, void (*fn)(void *ctx, size_t lo, size_t hi), void *ctx,
+                     size_t n, double *seconds, lpm_err *err)
 {
     if (threads < 1 || threads > 1024)
         return lpm_err_set(err, LPM_EINPUT, "threads must be in 1..1024");
-    rtc_job *jobs = calloc(threads, sizeof *jobs);
+    par_job *jobs = calloc(threads, sizeof *jobs);
     pthread_t *tid = calloc(threads, sizeof *tid);
     pthread_barrier_t start;
     if (!jobs || !tid || pthread_barrier_init(&start, NULL, threads + 1)) {
@@ -58,23 +48,17 @@ int lpm_cpu_run_rtc(const lpm_engine_ops *e, const void *state, const lpm_addr *
         free(tid);
         return lpm_err_set(err, LPM_EFAIL, "out of memory");
     }
-    unsigned made = 0;
-    for (unsigned t = 0; t < threads; t++) {
-        size_t lo = n * t / threads, hi = n * (t + 1) / threads;
-        jobs[t] = (rtc_job){ e, state, a + lo, nh + lo, hi - lo, repeat, &start };
-        if (pthread_create(&tid[t], NULL, rtc_main, &jobs[t]))
-            break;
-        made++;
-    }
     int rc = LPM_OK;
-    if (made < threads) {
-        /* Release the ones that started: they wait on a barrier of threads+1. */
-        rc = lpm_err_set(err, LPM_EFAIL, "cannot start thread %u", made);
-        for (unsigned t = made; t < threads; t++)
-            jobs[t].repeat = 0;
-        for (unsigned t = made; t < threads; t++)
-            if (pthread_create(&tid[t], NULL, rtc_main, &jobs[t]))
-                abort(); /* cannot release the barrier otherwise */
+    for (unsigned t = 0; t < threads; t++) {
+        jobs[t] = (par_job){ fn, ctx, n * t / threads, n * (t + 1) / threads, &start };
+        if (rc == LPM_OK && pthread_create(&tid[t], NULL, par_main, &jobs[t]) == 0)
+            continue;
+        /* Could not start it: its share is dropped, the rest still meets
+         * at the barrier (so a stand-in thread with no work is started). */
+        rc = lpm_err_set(err, LPM_EFAIL, "cannot start thread %u", t);
+        jobs[t].hi = jobs[t].lo;
+        if (pthread_create(&tid[t], NULL, par_main, &jobs[t]))
+            abort();
     }
     double t0 = lpm_cpu_now();
     pthread_barrier_wait(&start);
@@ -85,6 +69,35 @@ int lpm_cpu_run_rtc(const lpm_engine_ops *e, const void *state, const lpm_addr *
     free(jobs);
     free(tid);
     return rc;
+}
+
+typedef struct rtc_ctx {
+    const lpm_engine_ops *e;
+    const void *state;
+    const lpm_addr *a;
+    uint32_t *nh;
+    unsigned repeat;
+} rtc_ctx;
+
+static void rtc_part(void *arg, size_t lo, size_t hi)
+{
+    const rtc_ctx *c = arg;
+    for (unsigned r = 0; r < c->repeat; r++) {
+        if (c->e->lookup_batch) {
+            c->e->lookup_batch(c->state, c->a + lo, c->nh + lo, hi - lo);
+        } else {
+            for (size_t i = lo; i < hi; i++)
+                c->nh[i] = c->e->lookup(c->state, &c->a[i]);
+        }
+    }
+}
+
+int lpm_cpu_run_rtc(const lpm_engine_ops *e, const void *state, const lpm_addr *a,
+                    uint32_t *nh, size_t n, unsigned threads, unsigned repeat,
+                    double *seconds, lpm_err *err)
+{
+    rtc_ctx c = { e, state, a, nh, repeat };
+    return lpm_cpu_parallel(threads, rtc_part, &c, n, seconds, err);
 }
 
 /* ---- pipelined ---- */

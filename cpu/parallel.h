@@ -13,6 +13,11 @@
 
 #include "../core/engine.h"
 
+/* Runs fn on [0, n) split into threads contiguous shares, all started
+ * together; *seconds: wall time from the start to the last finish. */
+int lpm_cpu_parallel(unsigned threads, void (*fn)(void *ctx, size_t lo, size_t hi), void *ctx,
+                     size_t n, double *seconds, lpm_err *err);
+
 /* Looks a[0..n) up repeat times with threads threads; nh gets the answers.
  * *seconds: wall time of all repeats. */
 int lpm_cpu_run_rtc(const lpm_engine_ops *e, const void *state, const lpm_addr *a,

@@ -26,8 +26,9 @@ int lpm_peer_build(lpm_peer **out, int kind, const lpm_fib *fib, lpm_err *err) L
 const char *lpm_peer_name(const lpm_peer *p) LPM_PEER_WEAK;
 /* Converts addresses to DPDK's key format once, outside any timing. */
 int lpm_peer_prepare(lpm_peer *p, const lpm_addr *a, size_t n, lpm_err *err) LPM_PEER_WEAK;
-/* Looks every prepared key up with DPDK's bulk call (what a bench times). */
-void lpm_peer_run(lpm_peer *p) LPM_PEER_WEAK;
+/* Looks prepared keys [lo, hi) up with DPDK's bulk call (what a bench
+ * times); several threads may run disjoint ranges at once. */
+void lpm_peer_run(lpm_peer *p, size_t lo, size_t hi) LPM_PEER_WEAK;
 /* The last run's answers as next-hop indexes (LPM_NH_NONE: no route). */
 void lpm_peer_results(const lpm_peer *p, uint32_t *nh) LPM_PEER_WEAK;
 /* Bytes of lookup tables DPDK allocated for this configuration. */

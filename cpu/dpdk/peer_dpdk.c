@@ -163,16 +163,18 @@ int lpm_peer_build(lpm_peer **out, int kind, const lpm_fib *f, lpm_err *err)
         }
     } else if (v4) {
         struct rte_fib_conf c = { .type = RTE_FIB_DIR24_8, .default_nh = FIB_NONE,
-                                  .max_routes = (int)f->n + 4096 };
+                                  .max_routes = 2 * (int)f->n + 4096 };
         c.dir24_8.nh_sz = RTE_FIB_DIR24_8_4B;
         c.dir24_8.num_tbl8 = tbl8;
         if (!(p->fib = rte_fib_create(nm, SOCKET_ID_ANY, &c)))
             rc = lpm_err_set(err, LPM_EFAIL, "rte_fib_create: %s", rte_strerror(rte_errno));
         p->memory = ((size_t)1 << 24) * 4 + (size_t)tbl8 * 256 * 4;
-        for (size_t i = 0; i < f->n && !rc; i++)
-            if (rte_fib_add(p->fib, lpm_addr_to_v4(&f->routes[i].pfx.addr), f->routes[i].pfx.len,
-                            f->routes[i].nh) < 0)
-                rc = lpm_err_set(err, LPM_EFAIL, "rte_fib_add failed at route %zu", i);
+        for (size_t i = 0; i < f->n && !rc; i++) {
+            int r = rte_fib_add(p->fib, lpm_addr_to_v4(&f->routes[i].pfx.addr), f->routes[i].pfx.len,
+                                f->routes[i].nh);
+            if (r < 0)
+                rc = lpm_err_set(err, LPM_EFAIL, "rte_fib_add failed at route %zu: %s", i, rte_strerror(-r));
+        }
         /* The vector lookup where the CPU has AVX-512, the scalar one else. */
         if (!rc && rte_fib_select_lookup(p->fib, RTE_FIB_LOOKUP_DIR24_8_VECTOR_AVX512) == 0)
             snprintf(p->name, sizeof p->name, "rte_fib(avx512)");
@@ -180,7 +182,10 @@ int lpm_peer_build(lpm_peer **out, int kind, const lpm_fib *f, lpm_err *err)
             snprintf(p->name, sizeof p->name, "rte_fib");
     } else {
         struct rte_fib6_conf c = { .type = RTE_FIB6_TRIE, .default_nh = FIB_NONE,
-                                   .max_routes = (int)f->n + 4096 };
+                                   .max_routes = 2 * (int)f->n + 4096 };
+        /* The trie takes more tbl8 groups than the distinct nodes counted
+         * above (it runs out at about twice that on real tables). */
+        tbl8 *= 4;
         c.trie.nh_sz = RTE_FIB6_TRIE_4B;
         c.trie.num_tbl8 = tbl8;
         if (!(p->fib6 = rte_fib6_create(nm, SOCKET_ID_ANY, &c)))
@@ -189,8 +194,9 @@ int lpm_peer_build(lpm_peer **out, int kind, const lpm_fib *f, lpm_err *err)
         for (size_t i = 0; i < f->n && !rc; i++) {
             uint8_t k[16];
             v6key(&f->routes[i].pfx.addr, k);
-            if (rte_fib6_add(p->fib6, k, f->routes[i].pfx.len, f->routes[i].nh) < 0)
-                rc = lpm_err_set(err, LPM_EFAIL, "rte_fib6_add failed at route %zu", i);
+            int r = rte_fib6_add(p->fib6, k, f->routes[i].pfx.len, f->routes[i].nh);
+            if (r < 0)
+                rc = lpm_err_set(err, LPM_EFAIL, "rte_fib6_add failed at route %zu: %s", i, rte_strerror(-r));
         }
         if (!rc && rte_fib6_select_lookup(p->fib6, RTE_FIB6_LOOKUP_TRIE_VECTOR_AVX512) == 0)
             snprintf(p->name, sizeof p->name, "rte_fib6(avx512)");
@@ -243,11 +249,11 @@ int lpm_peer_prepare(lpm_peer *p, const lpm_addr *a, size_t n, lpm_err *err)
     return ok ? LPM_OK : lpm_err_set(err, LPM_EFAIL, "out of memory");
 }
 
-void lpm_peer_run(lpm_peer *p)
+void lpm_peer_run(lpm_peer *p, size_t lo, size_t hi)
 {
     /* Chunks keep the int counts of the bulk calls in range. */
-    for (size_t i = 0; i < p->n; i += 1u << 20) {
-        unsigned k = (unsigned)(p->n - i < (1u << 20) ? p->n - i : (1u << 20));
+    for (size_t i = lo; i < hi; i += 1u << 20) {
+        unsigned k = (unsigned)(hi - i < (1u << 20) ? hi - i : (1u << 20));
         if (p->lpm)
             rte_lpm_lookup_bulk(p->lpm, p->ip4 + i, p->res32 + i, k);
         else if (p->lpm6)
