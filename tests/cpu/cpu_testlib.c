@@ -2,6 +2,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 const lpm_engine_ops *const ct_engines[] = {
     &lpm_engine_dir24_8, &lpm_engine_tree_bitmap_13, &lpm_engine_tree_bitmap_11, &lpm_engine_hybrid,
@@ -33,9 +34,13 @@ lpm_prefix ct_random_prefix(lpm_rng *r, int family)
     if (family == LPM_AF_INET)
         a.hi &= 0xFFFFFFFF00000000ULL;
     unsigned w = lpm_family_bits(family), len;
-    unsigned k = (unsigned)lpm_rng_below(r, 10);
-    if (k < 2)
-        len = (unsigned)lpm_rng_below(r, w + 1);
+    /* Very short prefixes are rare (as in real tables): each rewrites
+     * millions of DIR-24-8 entries. */
+    unsigned k = (unsigned)lpm_rng_below(r, 400);
+    if (k == 0)
+        len = (unsigned)lpm_rng_below(r, 8);
+    else if (k < 80)
+        len = 8 + (unsigned)lpm_rng_below(r, w - 7);
     else if (family == LPM_AF_INET)
         len = 16 + (unsigned)lpm_rng_below(r, 9);
     else
@@ -119,4 +124,31 @@ void ct_mixed_addrs(const lpm_fib *f, lpm_rng *r, lpm_addr *a, size_t n)
         for (int k = 0; k < 6 && i < n; k++)
             a[i++] = e[k];
     }
+}
+
+size_t ct_load_updates(const char *path, lpm_fib *f, ct_update **out)
+{
+    FILE *fp = fopen(path, "r");
+    ck_assert_msg(fp != NULL, "%s: cannot open", path);
+    size_t n = 0, cap = 1024;
+    ct_update *u = malloc(cap * sizeof *u);
+    char line[512], op[4], pfx[128], nh[128];
+    unsigned long lineno = 0;
+    while (fgets(line, sizeof line, fp)) {
+        lineno++;
+        double t;
+        if (sscanf(line, "%lf %3s %127s %127s", &t, op, pfx, nh) != 4)
+            continue;
+        ck_assert_msg((op[0] == 'a' || op[0] == 'w') && !op[1], "%s:%lu: op", path, lineno);
+        if (n == cap)
+            u = realloc(u, (cap *= 2) * sizeof *u);
+        lpm_err err;
+        ck_assert_msg(lpm_prefix_parse(pfx, 0, 0, &u[n].pfx, &err) == 0, "%s:%lu: %s", path, lineno, err.msg);
+        u[n].op = op[0];
+        u[n].nh = op[0] == 'a' ? lpm_nhtab_intern(&f->nh, nh, strlen(nh)) : LPM_NH_NONE;
+        n++;
+    }
+    fclose(fp);
+    *out = u;
+    return n;
 }

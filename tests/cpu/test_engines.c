@@ -227,6 +227,65 @@ START_TEST(test_real_tables)
 }
 END_TEST
 
+/* The v4 real tables before and after replaying the LINX update trace
+ * (withdrawals of absent prefixes are no-ops): every touched prefix's
+ * edges and a mix, in every engine, against the reference kept in step. */
+START_TEST(test_linx_replay)
+{
+    const tu_table *t = &tu_tables[_i];
+    char path[4096], upath[4096];
+    if (t->family != LPM_AF_INET)
+        return;
+    if (!tu_data_file(t->file, path, sizeof path) ||
+        !tu_data_file("linx-update-20141217-p52.txt", upath, sizeof upath))
+        return;
+    lpm_fib f;
+    tu_load(&f, path);
+    ct_update *u;
+    size_t nu = ct_load_updates(upath, &f, &u);
+    ck_assert_uint_eq(nu, 23446);
+    lpm_err err;
+    lpm_ref *ref;
+    ck_assert_int_eq(lpm_ref_build(&ref, &f, &err), 0);
+    void *st[8];
+    size_t ne = 0;
+    const lpm_engine_ops *es[8];
+    for (size_t k = 0; k < ct_nengines; k++) {
+        es[ne] = ct_engines[k];
+        ck_assert_msg(es[ne]->build(&st[ne], &f, &err) == 0, "%s", err.msg);
+        ne++;
+    }
+    lpm_rng r;
+    lpm_rng_seed(&r, 41);
+    size_t nmix = 100000;
+    lpm_addr *a = malloc((nu * 6 + nmix) * sizeof *a);
+    for (size_t i = 0; i < nu; i++)
+        ct_edges(&u[i].pfx, &r, &a[i * 6]);
+    ct_mixed_addrs(&f, &r, &a[nu * 6], nmix);
+    for (size_t k = 0; k < ne; k++)
+        ct_check(es[k], st[k], ref, &f, a, nu * 6 + nmix);
+    for (size_t i = 0; i < nu; i++) {
+        if (u[i].op == 'a')
+            ck_assert_int_eq(lpm_ref_add(ref, &u[i].pfx, u[i].nh), 0);
+        else
+            lpm_ref_del(ref, &u[i].pfx);
+        for (size_t k = 0; k < ne; k++) {
+            int rc = u[i].op == 'a' ? es[k]->add(st[k], &u[i].pfx, u[i].nh, &err)
+                                    : es[k]->del(st[k], &u[i].pfx, &err);
+            ck_assert_msg(rc == 0, "%s: update %zu: %s", es[k]->name, i, err.msg);
+        }
+    }
+    for (size_t k = 0; k < ne; k++) {
+        ct_check(es[k], st[k], ref, &f, a, nu * 6 + nmix);
+        es[k]->destroy(st[k]);
+    }
+    free(a);
+    free(u);
+    lpm_ref_free(ref);
+    lpm_fib_free(&f);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("cpu_engines");
@@ -238,6 +297,7 @@ int main(void)
     tcase_add_loop_test(t, test_delete_all, 0, n);
     tcase_add_test(t, test_wrong_family);
     tcase_add_loop_test(t, test_real_tables, 0, (int)tu_ntables);
+    tcase_add_loop_test(t, test_linx_replay, 0, (int)tu_ntables);
     suite_add_tcase(s, t);
     return tu_run(s);
 }
