@@ -1,6 +1,7 @@
 /* The DPDK peer (cpu/peer.h): rte_lpm, rte_lpm6, rte_fib, rte_fib6. */
 #include "../peer.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -23,6 +24,7 @@ struct lpm_peer {
     struct rte_fib *fib;
     struct rte_fib6 *fib6;
     size_t memory;
+    uint32_t dflt;          /* the default route's next hop, LPM_NH_NONE: none */
     size_t n;
     uint32_t *ip4;          /* prepared keys */
     uint8_t (*ip6)[16];
@@ -133,6 +135,11 @@ int lpm_peer_build(lpm_peer **out, int kind, const lpm_fib *f, lpm_err *err)
         return lpm_err_set(err, LPM_EFAIL, "out of memory");
     p->kind = kind;
     p->family = f->family;
+    /* DPDK takes depths from 1: a default route answers every miss. */
+    p->dflt = LPM_NH_NONE;
+    for (size_t i = 0; i < f->n; i++)
+        if (f->routes[i].pfx.len == 0)
+            p->dflt = f->routes[i].nh;
     char nm[32];
     snprintf(nm, sizeof nm, "lpmpipe%u", peer_seq++);
     uint32_t tbl8 = tbl8_needed(f);
@@ -146,7 +153,8 @@ int lpm_peer_build(lpm_peer **out, int kind, const lpm_fib *f, lpm_err *err)
             rc = lpm_err_set(err, LPM_EFAIL, "rte_lpm_create: %s", rte_strerror(rte_errno));
         p->memory = ((size_t)1 << 24) * 4 + (size_t)tbl8 * 256 * 4;
         for (size_t i = 0; i < f->n && !rc; i++)
-            if (rte_lpm_add(p->lpm, lpm_addr_to_v4(&f->routes[i].pfx.addr), f->routes[i].pfx.len,
+            if (f->routes[i].pfx.len &&
+                rte_lpm_add(p->lpm, lpm_addr_to_v4(&f->routes[i].pfx.addr), f->routes[i].pfx.len,
                             f->routes[i].nh) < 0)
                 rc = lpm_err_set(err, LPM_EFAIL, "rte_lpm_add failed at route %zu", i);
     } else if (kind == LPM_PEER_LPM) {
@@ -158,7 +166,7 @@ int lpm_peer_build(lpm_peer **out, int kind, const lpm_fib *f, lpm_err *err)
         for (size_t i = 0; i < f->n && !rc; i++) {
             uint8_t k[16];
             v6key(&f->routes[i].pfx.addr, k);
-            if (rte_lpm6_add(p->lpm6, k, f->routes[i].pfx.len, f->routes[i].nh) < 0)
+            if (f->routes[i].pfx.len && rte_lpm6_add(p->lpm6, k, f->routes[i].pfx.len, f->routes[i].nh) < 0)
                 rc = lpm_err_set(err, LPM_EFAIL, "rte_lpm6_add failed at route %zu", i);
         }
     } else if (v4) {
@@ -170,8 +178,9 @@ int lpm_peer_build(lpm_peer **out, int kind, const lpm_fib *f, lpm_err *err)
             rc = lpm_err_set(err, LPM_EFAIL, "rte_fib_create: %s", rte_strerror(rte_errno));
         p->memory = ((size_t)1 << 24) * 4 + (size_t)tbl8 * 256 * 4;
         for (size_t i = 0; i < f->n && !rc; i++) {
-            int r = rte_fib_add(p->fib, lpm_addr_to_v4(&f->routes[i].pfx.addr), f->routes[i].pfx.len,
-                                f->routes[i].nh);
+            int r = f->routes[i].pfx.len == 0 ? 0
+                    : rte_fib_add(p->fib, lpm_addr_to_v4(&f->routes[i].pfx.addr), f->routes[i].pfx.len,
+                                  f->routes[i].nh);
             if (r < 0)
                 rc = lpm_err_set(err, LPM_EFAIL, "rte_fib_add failed at route %zu: %s", i, rte_strerror(-r));
         }
@@ -181,22 +190,37 @@ int lpm_peer_build(lpm_peer **out, int kind, const lpm_fib *f, lpm_err *err)
         else
             snprintf(p->name, sizeof p->name, "rte_fib");
     } else {
-        struct rte_fib6_conf c = { .type = RTE_FIB6_TRIE, .default_nh = FIB_NONE,
-                                   .max_routes = 2 * (int)f->n + 4096 };
         /* The trie takes more tbl8 groups than the distinct nodes counted
-         * above (it runs out at about twice that on real tables). */
-        tbl8 *= 4;
-        c.trie.nh_sz = RTE_FIB6_TRIE_4B;
-        c.trie.num_tbl8 = tbl8;
-        if (!(p->fib6 = rte_fib6_create(nm, SOCKET_ID_ANY, &c)))
-            rc = lpm_err_set(err, LPM_EFAIL, "rte_fib6_create: %s", rte_strerror(rte_errno));
-        p->memory = ((size_t)1 << 24) * 4 + (size_t)tbl8 * 256 * 4;
-        for (size_t i = 0; i < f->n && !rc; i++) {
-            uint8_t k[16];
-            v6key(&f->routes[i].pfx.addr, k);
-            int r = rte_fib6_add(p->fib6, k, f->routes[i].pfx.len, f->routes[i].nh);
-            if (r < 0)
-                rc = lpm_err_set(err, LPM_EFAIL, "rte_fib6_add failed at route %zu: %s", i, rte_strerror(-r));
+         * above (both ends of a prefix's range get their own): start at
+         * twice that and double while it runs out, up to 2 GB. */
+        for (uint32_t t8 = tbl8 * 2;; t8 *= 2) {
+            struct rte_fib6_conf c = { .type = RTE_FIB6_TRIE, .default_nh = FIB_NONE,
+                                       .max_routes = 2 * (int)f->n + 4096 };
+            c.trie.nh_sz = RTE_FIB6_TRIE_4B;
+            c.trie.num_tbl8 = t8;
+            snprintf(nm, sizeof nm, "lpmpipe%u", peer_seq++);
+            if (!(p->fib6 = rte_fib6_create(nm, SOCKET_ID_ANY, &c))) {
+                rc = lpm_err_set(err, LPM_EFAIL, "rte_fib6_create: %s", rte_strerror(rte_errno));
+                break;
+            }
+            p->memory = ((size_t)1 << 24) * 4 + (size_t)t8 * 256 * 4;
+            int r = 0;
+            size_t i;
+            for (i = 0; i < f->n && r >= 0; i++) {
+                uint8_t k[16];
+                v6key(&f->routes[i].pfx.addr, k);
+                if (f->routes[i].pfx.len)
+                    r = rte_fib6_add(p->fib6, k, f->routes[i].pfx.len, f->routes[i].nh);
+            }
+            if (r >= 0)
+                break;
+            rte_fib6_free(p->fib6);
+            p->fib6 = NULL;
+            if (r != -ENOSPC || (size_t)t8 * 2 * 1024 > ((size_t)2 << 30)) {
+                rc = lpm_err_set(err, LPM_EFAIL, "rte_fib6_add failed at route %zu: %s", i - 1,
+                                 rte_strerror(-r));
+                break;
+            }
         }
         if (!rc && rte_fib6_select_lookup(p->fib6, RTE_FIB6_LOOKUP_TRIE_VECTOR_AVX512) == 0)
             snprintf(p->name, sizeof p->name, "rte_fib6(avx512)");
@@ -274,6 +298,8 @@ void lpm_peer_results(const lpm_peer *p, uint32_t *nh)
             nh[i] = p->res6[i] < 0 ? LPM_NH_NONE : (uint32_t)p->res6[i];
         else
             nh[i] = p->res64[i] == FIB_NONE ? LPM_NH_NONE : (uint32_t)p->res64[i];
+        if (nh[i] == LPM_NH_NONE)
+            nh[i] = p->dflt;
     }
 }
 
