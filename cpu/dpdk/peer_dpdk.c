@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <rte_eal.h>
 #include <rte_errno.h>
@@ -40,6 +41,17 @@ struct lpm_peer {
 static int eal_state; /* 0: not tried, 1: up, -1: failed */
 static unsigned peer_seq;
 
+/* Without huge pages EAL's memory is plain anonymous memory: ask for
+ * transparent huge pages on it, as our engines do for their big tables,
+ * so neither side is handicapped by TLB misses. */
+static int thp_advise(const struct rte_memseg_list *msl, void *arg)
+{
+    (void)arg;
+    if (msl->base_va && msl->len)
+        madvise(msl->base_va, msl->len, MADV_HUGEPAGE);
+    return 0;
+}
+
 static int eal_up(lpm_err *err)
 {
     if (eal_state == 0) {
@@ -51,6 +63,8 @@ static int eal_up(lpm_err *err)
                          "-m", "2048", "-l", "0", "--log-level", "error", NULL };
         int argc = (int)(sizeof argv / sizeof argv[0]) - 1;
         eal_state = rte_eal_init(argc, argv) < 0 ? -1 : 1;
+        if (eal_state > 0)
+            rte_memseg_list_walk(thp_advise, NULL);
         pthread_setaffinity_np(pthread_self(), sizeof saved, &saved);
     }
     if (eal_state < 0)
