@@ -92,9 +92,17 @@ int lpm_cli_fib_option(const char *cmd, int c, const char *arg, lpm_fib_opts *o)
     case LPM_OPT_SKIP_BAD:
         o->skip_bad = 1;
         return 1;
-    case LPM_OPT_PEER:
+    case LPM_OPT_PEER: {
+        lpm_addr a;
+        int fam;
+        lpm_err e;
+        if (lpm_addr_parse(arg, &fam, &a, &e)) {
+            lpm_cli_error(cmd, "--peer: %s", e.msg);
+            return -1;
+        }
         o->peer_addr = arg;
         return 1;
+    }
     case LPM_OPT_PEER_AS:
         if (lpm_cli_u64(cmd, "--peer-as", arg, 0, 4294967295ULL, &v))
             return -1;

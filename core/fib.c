@@ -70,9 +70,21 @@ static int cmp_keyed(const void *a, const void *b)
     return x->pos < y->pos ? -1 : (x->pos > y->pos);
 }
 
+/* Strictly increasing (addr, len): nothing to sort, no duplicates. */
+static int already_sorted(const lpm_fib *f)
+{
+    for (size_t i = 1; i < f->n; i++) {
+        const lpm_prefix *a = &f->routes[i - 1].pfx, *b = &f->routes[i].pfx;
+        int c = lpm_addr_cmp(&a->addr, &b->addr);
+        if (c > 0 || (c == 0 && a->len >= b->len))
+            return 0;
+    }
+    return 1;
+}
+
 int lpm_fib_finish(lpm_fib *f, lpm_err *err)
 {
-    if (f->n == 0)
+    if (f->n == 0 || already_sorted(f)) /* most real tables come sorted */
         return LPM_OK;
     keyed_route *k = malloc(f->n * sizeof *k);
     if (!k)

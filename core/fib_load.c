@@ -8,6 +8,31 @@
  * by tests; docs/formats.md documents it, --default-nh overrides. */
 #define SYNTH_LABELS 256u
 
+const char *lpm_fib_missing_nh(const lpm_fib_opts *o, const lpm_prefix *p, char lab[16], size_t *len)
+{
+    if (o->default_nh) {
+        *len = strlen(o->default_nh);
+        return o->default_nh;
+    }
+    uint64_t h = p->addr.hi * 0x9E3779B97F4A7C15ULL ^ p->addr.lo * 0xC2B2AE3D27D4EB4FULL ^ p->len;
+    h ^= h >> 31;
+    h *= 0xBF58476D1CE4E5B9ULL;
+    h ^= h >> 29;
+    /* "h" and the decimal label, without printf: this runs per line. */
+    unsigned v = (unsigned)(h % SYNTH_LABELS);
+    char d[8];
+    size_t k = 0, n = 0;
+    do
+        d[k++] = (char)('0' + v % 10);
+    while ((v /= 10) && k < sizeof d);
+    lab[n++] = 'h';
+    while (k)
+        lab[n++] = d[--k];
+    lab[n] = '\0';
+    *len = n;
+    return lab;
+}
+
 int lpm_fib_reader_add(lpm_fib *f, lpm_input *in, const lpm_fib_opts *o,
                        const lpm_prefix *p, const char *nh, size_t nhlen, lpm_err *err)
 {
@@ -16,20 +41,8 @@ int lpm_fib_reader_add(lpm_fib *f, lpm_input *in, const lpm_fib_opts *o,
         return LPM_OK;
     }
     char lab[16];
-    if (!nh) {
-        if (o->default_nh) {
-            nh = o->default_nh;
-            nhlen = strlen(nh);
-        } else {
-            uint64_t h = p->addr.hi * 0x9E3779B97F4A7C15ULL ^ p->addr.lo * 0xC2B2AE3D27D4EB4FULL ^ p->len;
-            h ^= h >> 31;
-            h *= 0xBF58476D1CE4E5B9ULL;
-            h ^= h >> 29;
-            int k = snprintf(lab, sizeof lab, "h%u", (unsigned)(h % SYNTH_LABELS));
-            nh = lab;
-            nhlen = (size_t)k;
-        }
-    }
+    if (!nh)
+        nh = lpm_fib_missing_nh(o, p, lab, &nhlen);
     lpm_err e;
     int rc = lpm_fib_add_tok(f, p, nh, nhlen, &e);
     if (rc)
@@ -79,11 +92,13 @@ int lpm_fib_sniff(const unsigned char *b, size_t n)
         }
         if (len == 0 || *l == '#' || *l == '\r')
             continue;
-        if ((len > 11 && memcmp(l, "TABLE_DUMP|", 11) == 0) ||
-            (len > 12 && memcmp(l, "TABLE_DUMP2|", 12) == 0) ||
-            (len > 7 && memcmp(l, "BGP4MP|", 7) == 0) ||
-            (len > 10 && memcmp(l, "BGP4MP_ET|", 10) == 0))
-            return LPM_FMT_BGPDUMP;
+        static const char *const dump_types[] = { "TABLE_DUMP|", "TABLE_DUMP2|", "BGP4MP|", "BGP4MP_ET|",
+                                                  "TABLE_DUMP2_AP|", "BGP4MP_AP|", "BGP4MP_ET_AP|" };
+        for (size_t t = 0; t < sizeof dump_types / sizeof dump_types[0]; t++) {
+            size_t k = strlen(dump_types[t]);
+            if (len > k && memcmp(l, dump_types[t], k) == 0)
+                return LPM_FMT_BGPDUMP;
+        }
         /* pfx2as: "net<TAB>len<TAB>label", no '/' in the first token. */
         const char *tab = memchr(l, '\t', len);
         const char *slash = memchr(l, '/', len);
@@ -116,7 +131,14 @@ int lpm_fib_load(lpm_fib *f, const char *path, const lpm_fib_opts *o, lpm_err *e
     int fmt = o->format;
     if (fmt == LPM_FMT_AUTO) {
         const unsigned char *b;
-        size_t n = lpm_input_peek(in, &b, err);
+        lpm_err e;
+        e.msg[0] = '\0';
+        size_t n = lpm_input_peek(in, &b, &e);
+        if (n == 0 && e.msg[0]) {
+            lpm_input_close(in);
+            rc = strstr(e.msg, "memory") || strstr(e.msg, "read error") ? LPM_EFAIL : LPM_EINPUT;
+            return lpm_err_set(err, rc, "%s", e.msg);
+        }
         if (n == 0) {
             lpm_input_close(in);
             return lpm_err_set(err, LPM_EINPUT, "%s:0: empty file: no prefixes", path);
@@ -136,7 +158,7 @@ int lpm_fib_load(lpm_fib *f, const char *path, const lpm_fib_opts *o, lpm_err *e
         rc = lpm_fib_finish(f, err);
     if (rc == LPM_OK && f->n == 0)
         rc = lpm_err_set(err, LPM_EINPUT, "%s:%lu: no prefixes in table%s", path, lines,
-                         f->skipped ? " (all lines skipped)" : "");
+                         !f->skipped ? "" : fmt == LPM_FMT_MRT ? " (all records skipped)" : " (all lines skipped)");
     if (rc) {
         lpm_fib_free(f);
         lpm_fib_init(f);

@@ -22,9 +22,32 @@ int lpm_fib_sniff(const unsigned char *buf, size_t n);
 int lpm_fib_reader_add(lpm_fib *f, lpm_input *in, const lpm_fib_opts *o,
                        const lpm_prefix *p, const char *nh, size_t nhlen, lpm_err *err);
 
+/* The next hop of a route that gives none: --default-nh, or a label
+ * hashed from the prefix (written into lab). Sets *len. */
+const char *lpm_fib_missing_nh(const lpm_fib_opts *o, const lpm_prefix *p, char lab[16], size_t *len);
+
+/* 1 when a line holds only printable text (tabs and a final CR allowed). */
+int lpm_fib_text_ok(const char *s, size_t len);
+
 /* A bad line: returns LPM_EINPUT with "file:line: why", or LPM_OK (and
  * counts it) under --skip-bad. */
 int lpm_fib_reader_bad(lpm_fib *f, lpm_input *in, const lpm_fib_opts *o,
                        const char *why, lpm_err *err);
+
+/* One `bgpdump -m` line, parsed in place (the line is modified). kind:
+ * 'B', 'A', 'W', 'S' (STATE, nothing else set) or 0 (an RFC 8050
+ * add-path line, not read). Returns 0, or -1 with a reason in why. */
+typedef struct lpm_bgpdump_line {
+    int kind;
+    double time;
+    lpm_addr peer;
+    int peer_family;
+    uint32_t peer_as;
+    lpm_prefix pfx;
+    const char *nh;   /* A and B: the next-hop field */
+    size_t nhlen;
+} lpm_bgpdump_line;
+int lpm_bgpdump_parse_line(char *s, size_t len, int mask_host, lpm_bgpdump_line *out,
+                           char *why, size_t whysize);
 
 #endif

@@ -30,7 +30,7 @@ static int tokenize(char *s, size_t len, char **tok, size_t *tlen, int max)
     return n;
 }
 
-static int check_text(const char *s, size_t len)
+int lpm_fib_text_ok(const char *s, size_t len)
 {
     if (memchr(s, '\0', len))
         return 0;
@@ -48,7 +48,7 @@ static int read_lines(lpm_fib *f, lpm_input *in, const lpm_fib_opts *o, lpm_err 
     size_t len;
     int r;
     while ((r = lpm_input_getline(in, &line, &len, err)) == 1) {
-        if (!check_text(line, len)) {
+        if (!lpm_fib_text_ok(line, len)) {
             int rc = lpm_fib_reader_bad(f, in, o, "binary data in a text table", err);
             if (rc)
                 return rc;

@@ -89,7 +89,7 @@ static int fill_decompressed(lpm_input *in, lpm_err *err)
         size_t avail = in->clen - in->cpos;
         const unsigned char *src = in->cbuf + in->cpos;
         size_t produced = 0, consumed = 0;
-        int end = 0, bad = 0;
+        int end = 0, bad = 0, trunc = 0;
         if (in->codec == GZ) {
             in->z.next_in = (Bytef *)src;
             in->z.avail_in = (uInt)avail;
@@ -100,6 +100,8 @@ static int fill_decompressed(lpm_input *in, lpm_err *err)
             produced = CHUNK - in->z.avail_out;
             if (rc == Z_STREAM_END)
                 end = 1;
+            else if (rc == Z_BUF_ERROR && in->ceof && in->cpos + consumed >= in->clen && produced == 0)
+                trunc = 1;
             else if (rc != Z_OK && !(rc == Z_BUF_ERROR && !in->ceof))
                 bad = 1;
         } else if (in->codec == XZ) {
@@ -129,12 +131,14 @@ static int fill_decompressed(lpm_input *in, lpm_err *err)
         }
         in->cpos += consumed;
         in->dlen = produced;
+        if (trunc)
+            return lpm_err_set(err, LPM_EINPUT, "%s:%lu: truncated compressed data", in->name, in->lineno + 1), -1;
         if (bad)
-            return lpm_err_set(err, LPM_EINPUT, "%s: corrupt compressed data", in->name), -1;
+            return lpm_err_set(err, LPM_EINPUT, "%s:%lu: corrupt compressed data", in->name, in->lineno + 1), -1;
         if (end)
             in->stream_end = 1;
         else if (in->ceof && consumed == 0 && produced == 0)
-            return lpm_err_set(err, LPM_EINPUT, "%s: truncated compressed data", in->name), -1;
+            return lpm_err_set(err, LPM_EINPUT, "%s:%lu: truncated compressed data", in->name, in->lineno + 1), -1;
     }
     return 0;
 }
@@ -300,4 +304,9 @@ const char *lpm_input_name(const lpm_input *in)
 unsigned long lpm_input_lineno(const lpm_input *in)
 {
     return in->lineno;
+}
+
+void lpm_input_set_lineno(lpm_input *in, unsigned long n)
+{
+    in->lineno = n;
 }

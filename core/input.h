@@ -30,5 +30,7 @@ size_t lpm_input_peek(lpm_input *in, const unsigned char **buf, lpm_err *err);
  * the last line returned by getline. */
 const char *lpm_input_name(const lpm_input *in);
 unsigned long lpm_input_lineno(const lpm_input *in);
+/* Binary readers number records instead of lines (messages say so). */
+void lpm_input_set_lineno(lpm_input *in, unsigned long n);
 
 #endif
