@@ -1,5 +1,5 @@
-/* What `lpmpipe bench cpu` and `lpmpipe bench update-cost` measure, as
- * library calls (so core's generic bench can call them too). */
+/* The update-cost measurement behind `lpmpipe bench update-cost`, as a
+ * library call. */
 #ifndef LPM_CPU_BENCH_H
 #define LPM_CPU_BENCH_H
 
@@ -21,12 +21,5 @@ typedef struct lpm_cpu_update_report {
 int lpm_cpu_update_cost(const lpm_engine_ops *e, void *state, const lpm_fib *fib,
                         unsigned min_len, unsigned max_len, lpm_cpu_update_report *r,
                         lpm_err *err);
-
-/* n addresses of a trace kind (enum lpm_trace_kind) from core's generator;
- * where that is not available, from a simple stand-in (uniform, or random
- * addresses inside table prefixes, Zipf-popular for zipf) and *fallback is
- * set so the output can say so. */
-int lpm_cpu_addrs(const lpm_fib *f, int kind, size_t n, uint64_t seed, lpm_addr *out,
-                  int *fallback, lpm_err *err);
 
 #endif

@@ -14,21 +14,7 @@
 
 int lpm_cmd_bench_cpu(int argc, char **argv);
 
-/* core's trace-file reader may not be built yet: a weak reference. */
-#pragma weak lpm_trace_load
 
-static int kind_parse(const char *s)
-{
-    return !strcmp(s, "uniform") ? LPM_TRACE_UNIFORM : !strcmp(s, "table") ? LPM_TRACE_TABLE
-         : !strcmp(s, "zipf")    ? LPM_TRACE_ZIPF : !strcmp(s, "random-match") ? LPM_TRACE_RANDOM_MATCH : -1;
-}
-
-/* Until core's generic `lpmpipe bench` exists this stands in for it; core's
- * definition (strong) replaces it and hands these two modes over. */
-__attribute__((weak)) int lpm_cmd_bench(int argc, char **argv)
-{
-    return lpm_cmd_bench_cpu(argc, argv);
-}
 
 #define MAXE 16
 
@@ -218,7 +204,7 @@ static int run_round(const char *cmd, item *it, const lpm_addr *a, uint32_t *nh,
  * taken against (rte_lpm / rte_lpm6), ni when there is none. Returns 1
  * when any answer differed from the reference. */
 static int report(item *it, size_t ni, size_t base, const lpm_fib *fib, const char *fib_path,
-                  const char *trace, int fallback, size_t n, unsigned repeat, int pipeline,
+                  const char *trace, size_t n, unsigned repeat, int pipeline,
                   unsigned threads, int json)
 {
     double med[MAXE + 2] = { 0 };
@@ -227,9 +213,9 @@ static int report(item *it, size_t ni, size_t base, const lpm_fib *fib, const ch
     double b = base < ni ? med[base] : 0;
     const char *bname = base < ni ? it[base].name : "";
     if (!json) {
-        printf("\ntable %s (IPv%d, %zu prefixes), trace %s%s, %zu lookups, median of %u round%s, "
+        printf("\ntable %s (IPv%d, %zu prefixes), trace %s, %zu lookups, median of %u round%s, "
                "%s, %u thread%s%s\n",
-               fib_path, fib->family, fib->n, trace, fallback ? " (stand-in)" : "", n, repeat,
+               fib_path, fib->family, fib->n, trace, n, repeat,
                repeat == 1 ? "" : "s", pipeline ? "pipelined" : "run-to-complete",
                pipeline ? (threads ? threads : 0) : threads, threads == 1 ? "" : "s",
                pipeline && !threads ? " (0: one per level)" : "");
@@ -242,11 +228,10 @@ static int report(item *it, size_t ni, size_t base, const lpm_fib *fib, const ch
         bad |= it[i].mismatches != 0;
         if (json)
             printf("{\"engine\":\"%s\",\"peer\":%s,\"family\":%d,\"prefixes\":%zu,\"trace\":\"%s\","
-                   "\"stand_in\":%s,\"lookups\":%zu,\"model\":\"%s\",\"threads\":%u,\"rounds\":%u,"
+                   "\"lookups\":%zu,\"model\":\"%s\",\"threads\":%u,\"rounds\":%u,"
                    "\"build_s\":%.4f,\"memory_bytes\":%zu,\"lookups_per_s\":%.0f,\"mismatches\":%lu,"
                    "\"ratio_vs\":\"%s\",\"ratio\":%.3f}\n",
-                   it[i].name, it[i].peer ? "true" : "false", fib->family, fib->n, trace,
-                   fallback ? "true" : "false", n, it[i].peer ? "rtc" : it[i].model, threads, repeat,
+                   it[i].name, it[i].peer ? "true" : "false", fib->family, fib->n, trace, n, it[i].peer ? "rtc" : it[i].model, threads, repeat,
                    it[i].build_s, it[i].memory, med[i], it[i].mismatches, bname, ratio);
         else if (b > 0)
             printf("%-18s %10.3f %12.2f %12.2f %10lu  %.2fx %s\n", it[i].name, it[i].build_s,
@@ -262,17 +247,12 @@ static int report(item *it, size_t ni, size_t base, const lpm_fib *fib, const ch
 int lpm_cmd_bench_cpu(int argc, char **argv)
 {
     const char *cmd = "bench";
-    if (argc < 2 || (strcmp(argv[1], "cpu") && strcmp(argv[1], "update-cost"))) {
-        if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-            help_cpu(stdout);
-            return 0;
-        }
-        lpm_cli_error(cmd, "expected 'cpu' or 'update-cost' (lpmpipe bench --help)");
-        return 2;
+    int costs = 0;
+    if (argc >= 2 && (!strcmp(argv[1], "cpu") || !strcmp(argv[1], "update-cost"))) {
+        costs = !strcmp(argv[1], "update-cost");
+        argc--;
+        argv++;
     }
-    int costs = !strcmp(argv[1], "update-cost");
-    argc--;
-    argv++;
     enum { O_FIB = LPM_OPT_FIRST_FREE + 0x40, O_ENG, O_KIND, O_TRACE, O_COUNT, O_SEED, O_THREADS,
            O_MODEL, O_REPEAT, O_PEER, O_MINL, O_MAXL, O_JSON };
     static const struct option lo[] = {
@@ -361,7 +341,7 @@ int lpm_cmd_bench_cpu(int argc, char **argv)
     }
     snprintf(kb, sizeof kb, "%s", kinds);
     for (char *sv = NULL, *k = strtok_r(kb, ",", &sv); k; k = strtok_r(NULL, ",", &sv))
-        if (kind_parse(k) < 0) {
+        if (lpm_trace_kind_parse(k) < 0) {
             lpm_cli_error(cmd, "--kind: unknown trace kind '%s' (random-match, uniform, table, zipf)", k);
             return 2;
         }
@@ -448,18 +428,20 @@ int lpm_cmd_bench_cpu(int argc, char **argv)
          kn = trace ? NULL : strtok_r(NULL, ",", &save)) {
         lpm_addr *a = NULL;
         size_t n = 0;
-        int fallback = 0, kind = kind_parse(kn);
+        int kind = trace ? 0 : lpm_trace_kind_parse(kn);
         if (trace) {
             int fam;
-            if (!lpm_trace_load)
-                rc = lpm_err_set(&err, LPM_EFAIL, "--trace: core's trace reader is not built into this binary");
-            else if ((rc = lpm_trace_load(trace, &a, &n, &fam, &err)) == LPM_OK && fam != fib.family)
+            if ((rc = lpm_trace_load(trace, &a, &n, &fam, &err)) == LPM_OK && fam != fib.family)
                 rc = lpm_err_set(&err, LPM_EINPUT, "%s: IPv%d trace for an IPv%d table", trace, fam, fib.family);
         } else {
             n = (size_t)count;
             a = malloc(n * sizeof *a);
-            rc = a ? lpm_cpu_addrs(&fib, kind, n, seed, a, &fallback, &err)
-                   : lpm_err_set(&err, LPM_EFAIL, "out of memory");
+            lpm_trace_opts to;
+            lpm_trace_opts_default(&to);
+            to.kind = kind;
+            to.count = n;
+            to.seed = seed;
+            rc = a ? lpm_trace_gen(&fib, &to, a, &err) : lpm_err_set(&err, LPM_EFAIL, "out of memory");
         }
         uint32_t *nh = NULL;
         if (!rc && !n)
@@ -476,11 +458,6 @@ int lpm_cmd_bench_cpu(int argc, char **argv)
             break;
         }
         memset(nh, 0, n * sizeof *nh); /* page faults out of the first timing */
-        if (fallback)
-            fprintf(stderr, "lpmpipe: bench: core's trace generator is not built: %s is a stand-in "
-                            "(%s)\n", kn, kind == LPM_TRACE_UNIFORM ? "uniform addresses"
-                            : kind == LPM_TRACE_ZIPF ? "Zipf-popular table prefixes, a random address in each"
-                            : "a random address inside a random table prefix");
         for (size_t i = 0; i < ni; i++)
             it[i].mismatches = 0;
         /* Rounds: every item once per round, so ratios compare one run. */
@@ -501,7 +478,7 @@ int lpm_cmd_bench_cpu(int argc, char **argv)
                 }
             }
         if (!rc)
-            rc = report(it, ni, peer ? ne : ni, &fib, fib_path, kn, fallback, n, repeat, pipeline, threads, json);
+            rc = report(it, ni, peer ? ne : ni, &fib, fib_path, kn, n, repeat, pipeline, threads, json);
         free(a);
         free(nh);
     }

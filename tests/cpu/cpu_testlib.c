@@ -125,30 +125,3 @@ void ct_mixed_addrs(const lpm_fib *f, lpm_rng *r, lpm_addr *a, size_t n)
             a[i++] = e[k];
     }
 }
-
-size_t ct_load_updates(const char *path, lpm_fib *f, ct_update **out)
-{
-    FILE *fp = fopen(path, "r");
-    ck_assert_msg(fp != NULL, "%s: cannot open", path);
-    size_t n = 0, cap = 1024;
-    ct_update *u = malloc(cap * sizeof *u);
-    char line[512], op[4], pfx[128], nh[128];
-    unsigned long lineno = 0;
-    while (fgets(line, sizeof line, fp)) {
-        lineno++;
-        double t;
-        if (sscanf(line, "%lf %3s %127s %127s", &t, op, pfx, nh) != 4)
-            continue;
-        ck_assert_msg((op[0] == 'a' || op[0] == 'w') && !op[1], "%s:%lu: op", path, lineno);
-        if (n == cap)
-            u = realloc(u, (cap *= 2) * sizeof *u);
-        lpm_err err;
-        ck_assert_msg(lpm_prefix_parse(pfx, 0, 0, &u[n].pfx, &err) == 0, "%s:%lu: %s", path, lineno, err.msg);
-        u[n].op = op[0];
-        u[n].nh = op[0] == 'a' ? lpm_nhtab_intern(&f->nh, nh, strlen(nh)) : LPM_NH_NONE;
-        n++;
-    }
-    fclose(fp);
-    *out = u;
-    return n;
-}

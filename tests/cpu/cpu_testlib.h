@@ -30,14 +30,5 @@ void ct_check(const lpm_engine_ops *e, const void *st, const lpm_ref *ref,
 void ct_mixed_addrs(const lpm_fib *f, lpm_rng *r, lpm_addr *a, size_t n);
 
 
-/* Reads a "time a|w prefix nexthop" update trace (the linx format), next
- * hops interned into f->nh. Stands in for core's lpm_updates_load until
- * that is merged. Fails the test on a bad line. */
-typedef struct ct_update {
-    char op;
-    lpm_prefix pfx;
-    uint32_t nh;
-} ct_update;
-size_t ct_load_updates(const char *path, lpm_fib *f, ct_update **out);
 
 #endif

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "cpu_testlib.h"
+#include "../../core/trace.h"
 
 static void agree_on(const lpm_engine_ops *e, const lpm_fib *f, size_t n, uint64_t seed)
 {
@@ -241,10 +242,11 @@ START_TEST(test_linx_replay)
         return;
     lpm_fib f;
     tu_load(&f, path);
-    ct_update *u;
-    size_t nu = ct_load_updates(upath, &f, &u);
-    ck_assert_uint_eq(nu, 23446);
     lpm_err err;
+    lpm_update *u;
+    size_t nu;
+    ck_assert_msg(lpm_updates_load(upath, &f, NULL, &u, &nu, &err) == 0, "%s", err.msg);
+    ck_assert_uint_eq(nu, 23446);
     lpm_ref *ref;
     ck_assert_int_eq(lpm_ref_build(&ref, &f, &err), 0);
     void *st[8];
