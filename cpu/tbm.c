@@ -329,6 +329,54 @@ uint32_t lpm_tbm_lookup(const lpm_tbm *t, uint32_t root, const lpm_addr *a, uint
     return dflt;
 }
 
+void lpm_tbm_lookup_multi(const lpm_tbm *t, const uint32_t *root, const lpm_addr *const *a,
+                          const uint32_t *dflt, uint32_t *out, unsigned n)
+{
+    uint32_t sx[LPM_TBM_MULTI][LPM_TBM_MAX_LEVELS], x[LPM_TBM_MULTI];
+    uint16_t sb[LPM_TBM_MULTI][LPM_TBM_MAX_LEVELS];
+    unsigned depth[LPM_TBM_MULTI];
+    const uint32_t *w = t->w;
+    unsigned live = 0;
+    for (unsigned k = 0; k < n; k++) {
+        x[k] = root[k];
+        depth[k] = 0;
+        live += x[k] != 0;
+    }
+    /* All walks go down one level per pass; each lane's next node is
+     * prefetched, so the lanes' cache misses overlap. */
+    for (unsigned lv = 0; live; lv++) {
+        for (unsigned k = 0; k < n; k++) {
+            if (!x[k])
+                continue;
+            const lpm_tbm_level *L = &t->lv[lv];
+            unsigned b = (unsigned)lpm_addr_bits(a[k], L->depth, L->stride);
+            sx[k][lv] = x[k];
+            sb[k][lv] = (uint16_t)b;
+            depth[k] = lv + 1;
+            if (L->last || !bs_test(&w[x[k] + 1], b)) {
+                x[k] = 0;
+                live--;
+                continue;
+            }
+            x[k] = w[x[k]] + bs_rank(&w[x[k] + 1], 0, b) * t->lv[lv + 1].words;
+            __builtin_prefetch(&w[x[k]]);
+        }
+    }
+    for (unsigned k = 0; k < n; k++) {
+        out[k] = dflt[k];
+        for (unsigned d = depth[k]; d-- > 0;) {
+            const lpm_tbm_level *L = &t->lv[d];
+            const uint32_t *bm = &w[sx[k][d] + 1];
+            unsigned nbw = L->words - 1u;
+            int g = bs_highest(bm, L->pathmask + (size_t)sb[k][d] * nbw, nbw);
+            if (g >= 0) {
+                out[k] = w[w[sx[k][d]] - 1 - bs_rank(bm, L->ebm_bits, (unsigned)g)];
+                break;
+            }
+        }
+    }
+}
+
 uint32_t lpm_tbm_step(const lpm_tbm *t, unsigned level, uint32_t x, const lpm_addr *a,
                       uint32_t *best)
 {

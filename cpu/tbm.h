@@ -61,6 +61,12 @@ int lpm_tbm_delete(lpm_tbm *t, uint32_t *root, const lpm_addr *a, unsigned len);
  * IBMs on the way back up), or dflt. */
 uint32_t lpm_tbm_lookup(const lpm_tbm *t, uint32_t root, const lpm_addr *a, uint32_t dflt);
 
+/* The same for n <= LPM_TBM_MULTI walks at once, interleaved level by
+ * level so their memory accesses overlap (the batch lookups use it). */
+#define LPM_TBM_MULTI 8
+void lpm_tbm_lookup_multi(const lpm_tbm *t, const uint32_t *root, const lpm_addr *const *a,
+                          const uint32_t *dflt, uint32_t *out, unsigned n);
+
 /* One node step of the lookup without lazy checking, for the pipelined
  * model: updates *best from node x's IBM and returns the child to visit
  * next (0: done). */

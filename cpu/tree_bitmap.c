@@ -188,8 +188,19 @@ static uint32_t op_lookup(const void *s, const lpm_addr *a)
 
 static void op_lookup_batch(const void *s, const lpm_addr *a, uint32_t *nh, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
-        nh[i] = lpm_tree_bitmap_lookup(s, &a[i]);
+    const lpm_tree_bitmap *tb = s;
+    for (size_t i = 0; i < n; i += LPM_TBM_MULTI) {
+        unsigned m = n - i < LPM_TBM_MULTI ? (unsigned)(n - i) : LPM_TBM_MULTI;
+        uint32_t root[LPM_TBM_MULTI], dflt[LPM_TBM_MULTI];
+        const lpm_addr *pa[LPM_TBM_MULTI];
+        for (unsigned k = 0; k < m; k++) {
+            const lpm_tbm_slot *e = &tb->init[lpm_addr_bits(&a[i + k], 0, tb->k)];
+            root[k] = e->child;
+            dflt[k] = e->nh;
+            pa[k] = &a[i + k];
+        }
+        lpm_tbm_lookup_multi(&tb->t, root, pa, dflt, nh + i, m);
+    }
 }
 
 static int op_add(void *s, const lpm_prefix *p, uint32_t nh, lpm_err *err)
