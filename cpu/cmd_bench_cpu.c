@@ -213,12 +213,14 @@ static int report(item *it, size_t ni, size_t base, const lpm_fib *fib, const ch
     double b = base < ni ? med[base] : 0;
     const char *bname = base < ni ? it[base].name : "";
     if (!json) {
-        printf("\ntable %s (IPv%d, %zu prefixes), trace %s, %zu lookups, median of %u round%s, "
-               "%s, %u thread%s%s\n",
-               fib_path, fib->family, fib->n, trace, n, repeat,
-               repeat == 1 ? "" : "s", pipeline ? "pipelined" : "run-to-complete",
-               pipeline ? (threads ? threads : 0) : threads, threads == 1 ? "" : "s",
-               pipeline && !threads ? " (0: one per level)" : "");
+        char th[48];
+        if (pipeline && !threads)
+            snprintf(th, sizeof th, "one thread per level");
+        else
+            snprintf(th, sizeof th, "%u thread%s", threads, threads == 1 ? "" : "s");
+        printf("\ntable %s (IPv%d, %zu prefixes), trace %s, %zu lookups, median of %u round%s, %s, %s\n",
+               fib_path, fib->family, fib->n, trace, n, repeat, repeat == 1 ? "" : "s",
+               pipeline ? "pipelined" : "run-to-complete", th);
         printf("%-18s %10s %12s %12s %10s%s\n", "engine", "build_s", "memory_MB", "Mlookups/s",
                "mismatch", b > 0 ? "  ratio" : "");
     }
