@@ -1,4 +1,4 @@
-/* lpmpipe fib stats|convert|gen: describe, convert and generate tables. */
+/* lpmpipe fib stats|convert|gen|tries: describe, convert and generate tables. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,11 +12,13 @@ static void help(FILE *fp)
             "usage: lpmpipe fib stats --fib F [--json] [FIB options]\n"
             "       lpmpipe fib convert --fib F [-o OUT] [FIB options]\n"
             "       lpmpipe fib gen --family 4|6 --count N [--seed S] [--next-hops K] [-o OUT]\n"
+            "       lpmpipe fib tries --fib F [--strides S | --levels K --algo A] [--json]\n"
             "\n"
             "stats    prefixes, next hops, family, length histogram, duplicates, skipped\n"
             "         lines and nesting (prefixes covered by a shorter one)\n"
             "convert  reads any format and writes the plain 'prefix/len nexthop' format\n"
             "gen      writes a synthetic table (docs/synthetic.md) in the plain format\n"
+            "tries    unibit and multibit trie nodes and memory per level (docs/tries.md)\n"
             "\n"
             "'lpmpipe fib SUBCOMMAND --help' for the options of each. Formats: docs/formats.md.\n");
 }
@@ -49,7 +51,7 @@ static void help_gen(FILE *fp)
             "usage: lpmpipe fib gen --family 4|6 --count N [--seed S] [--next-hops K] [-o OUT]\n"
             "\n"
             "  --family 4|6        address family\n"
-            "  --count N           number of unique prefixes (1..50M; K/M suffixes allowed)\n"
+            "  --count N           number of unique prefixes (1..4M; K/M suffixes allowed)\n"
             "  --seed S            random seed (default 1); same seed, same table\n"
             "  --next-hops K       distinct next hops (1..65536, default 32)\n"
             "  -o, --output OUT    where to write (default '-': standard output)\n");
@@ -217,7 +219,7 @@ static int gen_cmd(int argc, char **argv)
             family = (unsigned)atoi(optarg);
             break;
         case O_COUNT:
-            if (lpm_cli_u64(cmd, "--count", optarg, 1, 50000000, &count))
+            if (lpm_cli_u64(cmd, "--count", optarg, 1, LPM_SYNTH_MAX_COUNT, &count))
                 return 2;
             have_count = 1;
             break;
@@ -254,6 +256,7 @@ static int gen_cmd(int argc, char **argv)
     return rc;
 }
 
+int lpm_fib_tries_report(int argc, char **argv);
 int lpm_cmd_fib(int argc, char **argv)
 {
     if (argc < 2) {
@@ -270,8 +273,10 @@ int lpm_cmd_fib(int argc, char **argv)
         return read_cmd(argc - 1, argv + 1, 0);
     if (!strcmp(sub, "convert"))
         return read_cmd(argc - 1, argv + 1, 1);
+    if (!strcmp(sub, "tries"))
+        return lpm_fib_tries_report(argc - 1, argv + 1);
     if (!strcmp(sub, "gen"))
         return gen_cmd(argc - 1, argv + 1);
-    lpm_cli_error("fib", "unknown subcommand '%s' (stats, convert, gen)", sub);
+    lpm_cli_error("fib", "unknown subcommand '%s' (stats, convert, gen, tries)", sub);
     return 2;
 }

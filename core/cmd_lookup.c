@@ -2,9 +2,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../cli/addr_stream.h"
 #include "../cli/cli.h"
 #include "engine.h"
-#include "input.h"
 #include "ref_lpm.h"
 
 /* The mapper answers `lookup --image` (it owns the image interpreter). */
@@ -45,68 +45,14 @@ typedef struct {
     int family;
 } ctx;
 
-static int answer(ctx *c, const char *src, const char *name, unsigned long line)
+static int answer(void *vc, const lpm_addr *a)
 {
-    lpm_addr a;
-    int fam;
-    lpm_err err;
-    if (lpm_addr_parse(src, &fam, &a, &err)) {
-        fprintf(stderr, "%s:%lu: %s\n", name, line, err.msg);
-        return 2;
-    }
-    if (fam != c->family) {
-        fprintf(stderr, "%s:%lu: IPv%d address looked up in an IPv%d table\n", name, line, fam, c->family);
-        return 2;
-    }
-    uint32_t nh = c->e->lookup(c->state, &a);
-    char buf[LPM_ADDR_STRLEN];
-    lpm_addr_format(&a, fam, buf, sizeof buf);
-    printf("%s %s\n", buf, nh == LPM_NH_NONE ? "-" : lpm_nhtab_name(&c->fib->nh, nh));
-    if (c->ref) {
-        int len;
-        uint32_t want = lpm_ref_lookup(c->ref, &a, &len);
-        if (want != nh) {
-            char p[LPM_ADDR_STRLEN + 8] = "none";
-            if (len >= 0) {
-                lpm_prefix pf = { lpm_addr_mask(&a, (unsigned)len), (uint8_t)len, (uint8_t)fam };
-                lpm_prefix_format(&pf, p, sizeof p);
-            }
-            fprintf(stderr, "lpmpipe: lookup: mismatch: %s: engine %s says %s, reference says %s (prefix %s)\n",
-                    buf, c->e->name, nh == LPM_NH_NONE ? "-" : lpm_nhtab_name(&c->fib->nh, nh),
-                    want == LPM_NH_NONE ? "-" : lpm_nhtab_name(&c->fib->nh, want), p);
-            c->mismatches++;
-        }
-    }
+    ctx *c = vc;
+    uint32_t nh = c->e->lookup(c->state, a);
+    c->mismatches += (unsigned long)lpm_cli_answer(c->e->name, a, c->family,
+                                                   nh == LPM_NH_NONE ? "-" : lpm_nhtab_name(&c->fib->nh, nh),
+                                                   c->ref, &c->fib->nh);
     return 0;
-}
-
-static int from_stream(ctx *c, const char *path)
-{
-    lpm_input *in;
-    lpm_err err;
-    if (lpm_input_open(&in, path, &err)) {
-        fprintf(stderr, "%s\n", err.msg);
-        return 2;
-    }
-    char *line;
-    size_t len;
-    int r, rc = 0;
-    while (rc == 0 && (r = lpm_input_getline(in, &line, &len, &err)) == 1) {
-        char *s = line;
-        while (*s == ' ' || *s == '\t')
-            s++;
-        char *e = s + strcspn(s, " \t\r#");
-        if (e == s)
-            continue;
-        *e = '\0';
-        rc = answer(c, s, lpm_input_name(in), lpm_input_lineno(in));
-    }
-    if (rc == 0 && r < 0) {
-        fprintf(stderr, "%s\n", err.msg);
-        rc = 2;
-    }
-    lpm_input_close(in);
-    return rc;
 }
 
 int lpm_cmd_lookup(int argc, char **argv)
@@ -180,13 +126,7 @@ int lpm_cmd_lookup(int argc, char **argv)
         lpm_cli_error(cmd, "%s", err.msg);
         goto out;
     }
-    if (trace)
-        rc = from_stream(&cx, trace);
-    else if (optind >= argc || (optind == argc - 1 && !strcmp(argv[optind], "-")))
-        rc = from_stream(&cx, "-");
-    else
-        for (int i = optind; i < argc && rc == 0; i++)
-            rc = answer(&cx, argv[i], "<argv>", (unsigned long)(i - optind + 1));
+    rc = lpm_cli_addresses(cx.family, "table", trace, argc, argv, optind, answer, &cx);
     if (rc == 0 && cx.mismatches) {
         lpm_cli_error(cmd, "%lu mismatch%s against the reference", cx.mismatches, cx.mismatches == 1 ? "" : "es");
         rc = 1;

@@ -16,6 +16,11 @@ static uint32_t ref_lookup(const void *s, const lpm_addr *a)
     return lpm_ref_lookup(s, a, NULL);
 }
 
+static void ref_lookup_batch(const void *s, const lpm_addr *a, uint32_t *nh, size_t n)
+{
+    lpm_ref_lookup_batch(s, a, nh, n);
+}
+
 static int ref_add(void *s, const lpm_prefix *p, uint32_t nh, lpm_err *err)
 {
     return lpm_ref_add(s, p, nh) ? lpm_err_set(err, LPM_EFAIL, "out of memory") : LPM_OK;
@@ -44,6 +49,7 @@ const lpm_engine_ops lpm_engine_ref = {
     .families = LPM_ENGINE_V4 | LPM_ENGINE_V6,
     .build = ref_build,
     .lookup = ref_lookup,
+    .lookup_batch = ref_lookup_batch,
     .add = ref_add,
     .del = ref_del,
     .memory = ref_memory,

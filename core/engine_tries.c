@@ -127,10 +127,12 @@ static int mb_add(void *s, const lpm_prefix *p, uint32_t nh, lpm_err *err)
 
 static int mb_del(void *s, const lpm_prefix *p, lpm_err *err)
 {
+    const lpm_multibit *m = s;
     lpm_err e2;
     int rc = lpm_multibit_delete(s, p, &e2);
-    /* Absent prefixes are a no-op; a prefix the strides cannot hold is not. */
-    if (rc == LPM_EINPUT && p->len <= ((lpm_multibit *)s)->offset[((lpm_multibit *)s)->st.levels])
+    /* Absent prefixes are a no-op, as for every engine; a prefix of the
+     * other family or longer than the strides cover is an error. */
+    if (rc == LPM_EINPUT && p->family == m->family && p->len <= m->offset[m->st.levels])
         return LPM_OK;
     if (rc && err)
         *err = e2;

@@ -14,8 +14,17 @@ typedef struct {
     size_t n, cap; /* cap is a power of two or 0 */
 } table;
 
+/* maxlen[b] bounds the length of every prefix that can match an address
+ * whose top 16 bits are b. It only ever grows (a delete leaves it as it is),
+ * so it stays a true upper bound: lookups simply skip the lengths above it,
+ * which no prefix under that block can have. Most blocks hold nothing
+ * longer than /24 (IPv4) or /48 (IPv6), so the probes for longer lengths,
+ * nearly always misses, are skipped. */
+#define BLOCK_BITS 16
+
 struct lpm_ref {
     int family;
+    uint8_t maxlen[1u << BLOCK_BITS];
     table t[129];
     int present[129]; /* lengths in use, longest first */
     int npresent;
@@ -104,8 +113,18 @@ static int grow(table *t, unsigned len)
     return 0;
 }
 
+static void raise_bound(lpm_ref *r, const lpm_prefix *p)
+{
+    uint32_t first = (uint32_t)lpm_addr_bits(&p->addr, 0, BLOCK_BITS);
+    uint32_t n = p->len >= BLOCK_BITS ? 1u : 1u << (BLOCK_BITS - p->len);
+    for (uint32_t b = first; b < first + n; b++)
+        if (r->maxlen[b] < p->len)
+            r->maxlen[b] = p->len;
+}
+
 int lpm_ref_add(lpm_ref *r, const lpm_prefix *p, uint32_t nh)
 {
+    raise_bound(r, p);
     table *t = &r->t[p->len];
     if ((t->n + 1) * 2 > t->cap && grow(t, p->len))
         return LPM_EFAIL;
@@ -153,7 +172,11 @@ uint32_t lpm_ref_get(const lpm_ref *r, const lpm_prefix *p)
 
 uint32_t lpm_ref_lookup(const lpm_ref *r, const lpm_addr *a, int *len)
 {
-    for (int k = 0; k < r->npresent; k++) {
+    int bound = r->maxlen[lpm_addr_bits(a, 0, BLOCK_BITS)];
+    int k = 0;
+    while (k < r->npresent && r->present[k] > bound)
+        k++;
+    for (; k < r->npresent; k++) {
         unsigned l = (unsigned)r->present[k];
         lpm_addr m = lpm_addr_mask(a, l);
         const slot *s = find(&r->t[l], m.hi, m.lo, l);
@@ -166,6 +189,32 @@ uint32_t lpm_ref_lookup(const lpm_ref *r, const lpm_addr *a, int *len)
     if (len)
         *len = -1;
     return LPM_NH_NONE;
+}
+
+/* Same answers as lpm_ref_lookup, one by one; first touching, for a group
+ * of addresses, the slot each one's first probe will read, so their cache
+ * misses overlap instead of queueing. */
+#define GROUP 16
+void lpm_ref_lookup_batch(const lpm_ref *r, const lpm_addr *a, uint32_t *nh, size_t n)
+{
+    for (size_t i = 0; i < n; i += GROUP) {
+        size_t m = n - i < GROUP ? n - i : GROUP;
+        for (size_t j = 0; j < m; j++) {
+            const lpm_addr *x = &a[i + j];
+            int bound = r->maxlen[lpm_addr_bits(x, 0, BLOCK_BITS)];
+            int k = 0;
+            while (k < r->npresent && r->present[k] > bound)
+                k++;
+            if (k == r->npresent)
+                continue;
+            unsigned l = (unsigned)r->present[k];
+            const table *t = &r->t[l];
+            lpm_addr mk = lpm_addr_mask(x, l);
+            __builtin_prefetch(&t->s[(size_t)mix(mk.hi, mk.lo, l) & (t->cap - 1)]);
+        }
+        for (size_t j = 0; j < m; j++)
+            nh[i + j] = lpm_ref_lookup(r, &a[i + j], NULL);
+    }
 }
 
 int lpm_ref_build(lpm_ref **out, const lpm_fib *f, lpm_err *err)

@@ -29,6 +29,9 @@ uint32_t lpm_ref_get(const lpm_ref *r, const lpm_prefix *p);
  * matched length or -1. */
 uint32_t lpm_ref_lookup(const lpm_ref *r, const lpm_addr *a, int *len);
 
+/* n lookups at once (answers as lpm_ref_lookup gives them). */
+void lpm_ref_lookup_batch(const lpm_ref *r, const lpm_addr *a, uint32_t *nh, size_t n);
+
 size_t lpm_ref_count(const lpm_ref *r);
 size_t lpm_ref_memory(const lpm_ref *r);
 

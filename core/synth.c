@@ -19,10 +19,11 @@
  * way samples of the real tables do, and so that the nesting share is the
  * real one (docs/synthetic.md). */
 typedef struct {
+    unsigned from; /* weights spread from this depth on (the top is even) */
     double sigma;  /* log-normal spread of subtree weights per level */
     double agg;    /* covering prefixes go to subtrees weighted exp(agg*lw) */
 } tuning;
-static const tuning tune_v4 = { 0.45, -0.4 }, tune_v6 = { 0.25, 0.3 };
+static const tuning tune_v4 = { 6, 0.45, -0.5 }, tune_v6 = { 6, 0.25, 0.3 };
 /* Chance that a prefix takes its parent subtree's next hop (blocks of one
  * customer share an exit); otherwise a fresh skewed draw. */
 #define NH_INHERIT 0.75
@@ -193,6 +194,25 @@ static int emit(emitter *e, const snode *s, unsigned d, int family, lpm_err *err
     return lpm_fib_add(e->f, &p, nh, err);
 }
 
+/* Real IPv4 tables have 7 of the 8 /3 nodes: 224/3 (multicast and
+ * reserved) is the missing one. At depth 2 the node 11 is made the one
+ * that does not branch, by swapping flags with the node that was drawn. */
+static void keep_off_class_de(snode *s, size_t n)
+{
+    size_t top = n, single = n;
+    for (size_t i = 0; i < n; i++) {
+        if ((s[i].a.hi >> 62) == 3)
+            top = i;
+        else if (!(s[i].flags & (F_BRANCH | F_LEAF | F_DEAD)))
+            single = i;
+    }
+    if (top < n && single < n && (s[top].flags & F_BRANCH)) {
+        uint8_t f = s[top].flags;
+        s[top].flags = s[single].flags;
+        s[single].flags = f;
+    }
+}
+
 /* Grows the trie level by level and emits its prefixes. */
 static int grow(const lpm_fib_profile *p, int family, emitter *e, lpm_err *err)
 {
@@ -226,6 +246,8 @@ static int grow(const lpm_fib_profile *p, int family, emitter *e, lpm_err *err)
             mark(cur, n, k, next - inner, F_LEAF, F_BRANCH, 1.0, e->r, gt);
         else
             mark(cur, n, k, inner - next, F_LEAF, F_DEAD, -1.0, e->r, gt);
+        if (family == LPM_AF_INET && d == 2)
+            keep_off_class_de(cur, n);
         size_t m = 0;
         for (size_t i = 0; i < n && rc == LPM_OK; i++) {
             snode *s = &cur[i];
@@ -237,13 +259,15 @@ static int grow(const lpm_fib_profile *p, int family, emitter *e, lpm_err *err)
             unsigned side = (unsigned)(lpm_rng_next(e->r) >> 63);
             if (family == LPM_AF_INET6 && d < 3)
                 side = d == 2; /* global unicast, 2000::/3 */
+            if (family == LPM_AF_INET && d == 2 && (s->a.hi >> 62) == 3)
+                side = 0; /* 192/3, not multicast and reserved 224/3 */
             for (unsigned c = 0; c < 2; c++) {
                 if (!both && c != side)
                     continue;
                 snode *t = &nxt[m++];
                 t->a = s->a;
                 lpm_addr_set_bit(&t->a, d, c);
-                t->lw = s->lw + tu->sigma * normal(e->r);
+                t->lw = s->lw + (d >= tu->from ? tu->sigma : 0.0) * normal(e->r);
                 t->nh = lpm_rng_double(e->r) < NH_INHERIT ? s->nh : draw_nh(e);
                 t->flags = 0;
             }

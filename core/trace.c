@@ -155,39 +155,63 @@ nomem:
     return lpm_err_set(err, LPM_EFAIL, "trace: out of memory");
 }
 
-/* Zipf(s) over ranks 1..n by inversion of the cumulative table. */
+/* Zipf(s) over ranks 1..n with Vose's alias method: one table slot per
+ * draw (a binary search over a million-entry cumulative table costs about
+ * twenty cache misses a draw). */
 typedef struct {
-    double *cdf;
+    double p;       /* keep this slot with probability p ... */
+    uint32_t alias; /* ... else take this one */
+} zslot;
+
+typedef struct {
+    zslot *t;
     size_t n;
 } zipf;
 
 static int zipf_init(zipf *z, size_t n, double s)
 {
     z->n = n;
-    z->cdf = malloc(n * sizeof *z->cdf);
-    if (!z->cdf)
+    z->t = malloc(n * sizeof *z->t);
+    uint32_t *small = malloc(n * sizeof *small), *large = malloc(n * sizeof *large);
+    if (!z->t || !small || !large) {
+        free(small);
+        free(large);
         return -1;
-    double acc = 0;
+    }
+    double sum = 0;
     for (size_t k = 0; k < n; k++)
-        z->cdf[k] = acc += pow((double)(k + 1), -s);
-    for (size_t k = 0; k < n; k++)
-        z->cdf[k] /= acc;
-    z->cdf[n - 1] = 1.0;
+        sum += z->t[k].p = pow((double)(k + 1), -s);
+    size_t ns = 0, nl = 0;
+    for (size_t k = 0; k < n; k++) {
+        z->t[k].p *= (double)n / sum;
+        z->t[k].alias = (uint32_t)k;
+        if (z->t[k].p < 1.0)
+            small[ns++] = (uint32_t)k;
+        else
+            large[nl++] = (uint32_t)k;
+    }
+    while (ns && nl) {
+        uint32_t l = small[--ns], g = large[nl - 1];
+        z->t[l].alias = g;
+        z->t[g].p -= 1.0 - z->t[l].p;
+        if (z->t[g].p < 1.0) {
+            nl--;
+            small[ns++] = g;
+        }
+    }
+    while (nl) /* rounding leftovers keep themselves */
+        z->t[large[--nl]].p = 1.0;
+    while (ns)
+        z->t[small[--ns]].p = 1.0;
+    free(small);
+    free(large);
     return 0;
 }
 
 static size_t zipf_draw(const zipf *z, lpm_rng *r)
 {
-    double u = lpm_rng_double(r);
-    size_t lo = 0, hi = z->n - 1;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (z->cdf[mid] > u)
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
-    return lo;
+    size_t i = (size_t)lpm_rng_below(r, z->n);
+    return lpm_rng_double(r) < z->t[i].p ? i : z->t[i].alias;
 }
 
 struct lpm_tracegen {
@@ -209,7 +233,7 @@ void lpm_tracegen_free(lpm_tracegen *g)
         return;
     free(g->set);
     free(g->flows);
-    free(g->z.cdf);
+    free(g->z.t);
     free(g);
 }
 

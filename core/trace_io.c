@@ -106,6 +106,58 @@ static size_t put_v4(char *b, uint32_t v)
     return k;
 }
 
+/* IPv6 as RFC 5952 (the text inet_ntop gives, which lpm_addr_format
+ * uses), without printf. Addresses with a zero first group may take an
+ * embedded IPv4 form there: those go through lpm_addr_format. */
+static size_t put_v6(char *b, const lpm_addr *a)
+{
+    if ((a->hi >> 48) == 0) {
+        lpm_addr_format(a, LPM_AF_INET6, b, LPM_ADDR_STRLEN);
+        size_t k = strlen(b);
+        b[k++] = '\n';
+        return k;
+    }
+    unsigned w[8];
+    for (int i = 0; i < 4; i++) {
+        w[i] = (unsigned)(a->hi >> (48 - 16 * i)) & 0xFFFF;
+        w[i + 4] = (unsigned)(a->lo >> (48 - 16 * i)) & 0xFFFF;
+    }
+    int best = -1, blen = 1; /* longest run of two or more zero groups, first on ties */
+    for (int i = 0; i < 8;) {
+        int j = i;
+        while (j < 8 && w[j] == 0)
+            j++;
+        if (j - i > blen) {
+            best = i;
+            blen = j - i;
+        }
+        i = j > i ? j : i + 1;
+    }
+    static const char hex[] = "0123456789abcdef";
+    size_t k = 0;
+    for (int i = 0; i < 8; i++) {
+        if (i == best) {
+            b[k++] = ':';
+            if (i == 0)
+                b[k++] = ':';
+            i += blen - 1;
+            continue;
+        }
+        int started = 0;
+        for (int s = 12; s >= 0; s -= 4) {
+            unsigned d = (w[i] >> s) & 15;
+            if (d || started || s == 0) {
+                b[k++] = hex[d];
+                started = 1;
+            }
+        }
+        if (i < 7)
+            b[k++] = ':';
+    }
+    b[k++] = '\n';
+    return k;
+}
+
 int lpm_trace_write_fp(FILE *fp, const lpm_addr *a, size_t n, int family, lpm_err *err)
 {
     if (family != LPM_AF_INET && family != LPM_AF_INET6)
@@ -121,9 +173,7 @@ int lpm_trace_write_fp(FILE *fp, const lpm_addr *a, size_t n, int family, lpm_er
         if (family == LPM_AF_INET) {
             used += put_v4(buf + used, lpm_addr_to_v4(&a[i]));
         } else {
-            lpm_addr_format(&a[i], family, buf + used, LPM_ADDR_STRLEN);
-            used += strlen(buf + used);
-            buf[used++] = '\n';
+            used += put_v6(buf + used, &a[i]);
         }
     }
     if (used && fwrite(buf, 1, used, fp) != used)

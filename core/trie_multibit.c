@@ -19,6 +19,25 @@ static inline uint32_t own_word(const lpm_mentry *e, uint32_t inh)
     return e->nh != LPM_NH_NONE ? enc(e->nh) : inh;
 }
 
+/* Room for `nodes` nodes in all (a build knows how many it will make). */
+static int level_reserve(lpm_mlevel *L, unsigned s, size_t nodes)
+{
+    if (nodes <= L->cap)
+        return 0;
+    if (nodes > (size_t)LPM_MW_NONE)
+        return -1;
+    lpm_mentry *e = realloc(L->e, (nodes << s) * sizeof *e);
+    if (!e)
+        return -1;
+    L->e = e;
+    uint32_t *w = realloc(L->w, (nodes << s) * sizeof *w);
+    if (!w)
+        return -1;
+    L->w = w;
+    L->cap = nodes;
+    return 0;
+}
+
 /* A fresh node at level i whose slots all inherit `inh`; returns its index
  * or UINT32_MAX on no memory. */
 static uint32_t node_new(lpm_mlevel *L, unsigned s, uint32_t inh)
@@ -28,20 +47,8 @@ static uint32_t node_new(lpm_mlevel *L, unsigned s, uint32_t inh)
         n = L->free_head - 1;
         L->free_head = L->e[(size_t)n << s].child;
     } else {
-        if (L->nodes == L->cap) {
-            size_t cap = L->cap ? L->cap * 2 : 16;
-            if (cap > (size_t)LPM_MW_NONE)
-                return UINT32_MAX;
-            lpm_mentry *e = realloc(L->e, (cap << s) * sizeof *e);
-            if (!e)
-                return UINT32_MAX;
-            L->e = e;
-            uint32_t *w = realloc(L->w, (cap << s) * sizeof *w);
-            if (!w)
-                return UINT32_MAX;
-            L->w = w;
-            L->cap = cap;
-        }
+        if (L->nodes == L->cap && level_reserve(L, s, L->cap ? L->cap * 2 : 16))
+            return UINT32_MAX;
         n = (uint32_t)L->nodes++;
     }
     size_t base = (size_t)n << s, cnt = (size_t)1 << s;
@@ -165,20 +172,23 @@ int lpm_multibit_build_with(lpm_multibit *m, const lpm_fib *f, const lpm_strides
     }
     m->shadow = *shadow;
     memset(shadow, 0, sizeof *shadow);
+    for (size_t i = 0; i < f->n && !rc; i++) {
+        const lpm_route *r = &f->routes[i];
+        if (!(rc = check_prefix(m, &r->pfx, err)) && r->nh >= LPM_MW_NONE)
+            rc = lpm_err_set(err, LPM_EINPUT, "multibit trie: next-hop index %u does not fit in 31 bits", r->nh);
+    }
+    /* The shadow says exactly how many nodes each level will hold. */
+    uint64_t counts[129];
+    lpm_strides_node_counts(&m->shadow, counts);
+    for (unsigned i = 1; i < m->st.levels && !rc; i++)
+        if (level_reserve(&m->level[i], m->st.stride[i], (size_t)counts[m->offset[i]]))
+            rc = lpm_err_set(err, LPM_EFAIL, "multibit trie: out of memory for %llu nodes at level %u",
+                             (unsigned long long)counts[m->offset[i]], i);
     /* The FIB is sorted by (address, length), so a prefix arrives after
      * every prefix covering it and before every prefix it covers: no
      * expansion ever has to push down into an existing child here. */
-    for (size_t i = 0; i < f->n; i++) {
-        const lpm_route *r = &f->routes[i];
-        if ((rc = check_prefix(m, &r->pfx, err)))
-            break;
-        if (r->nh >= LPM_MW_NONE) {
-            rc = lpm_err_set(err, LPM_EINPUT, "multibit trie: next-hop index %u does not fit in 31 bits", r->nh);
-            break;
-        }
-        if ((rc = mb_set(m, &r->pfx, r->nh, err)))
-            break;
-    }
+    for (size_t i = 0; i < f->n && !rc; i++)
+        rc = mb_set(m, &f->routes[i].pfx, f->routes[i].nh, err);
     if (rc)
         lpm_multibit_free(m);
     return rc;
@@ -321,7 +331,9 @@ uint32_t lpm_multibit_lookup(const lpm_multibit *m, const lpm_addr *a)
     return decode(w);
 }
 
-#define BATCH 32
+#ifndef BATCH
+#define BATCH 32 /* addresses in flight per group */
+#endif
 
 void lpm_multibit_lookup_batch(const lpm_multibit *m, const lpm_addr *a, uint32_t *nh, size_t n)
 {

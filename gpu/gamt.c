@@ -374,7 +374,8 @@ static int finish(lpm_gamt *g, int copy, lpm_err *err)
     g->building = 0;
     for (unsigned k = 1; k <= g->H; k++) {
         g->lv[k].nwb = 0;
-        memset(g->lv[k].dirty, 0, ((g->lv[k].cap + 63) / 64) * 8);
+        if (g->lv[k].dirty) /* NULL for a level with no nodes yet */
+            memset(g->lv[k].dirty, 0, ((g->lv[k].cap + 63) / 64) * 8);
     }
     const uint32_t *rows[GAMT_MAX_LEVELS];
     uint32_t used[GAMT_MAX_LEVELS];

@@ -16,7 +16,7 @@ if [ ${#tables[@]} -eq 0 ]; then
   "$BIN" fib gen --family 6 --count 105000 --seed 1 -o "$T/synth-105k.v6.txt" && tables+=("$T/synth-105k.v6.txt")
 fi
 rc=0
-printf '  %-36s %-9s %8s %8s %11s %11s %12s  %s\n' table engine parse_s build_s Mlookups/s memory_MiB peak_RSS_MiB detail
+printf '  %-36s %-9s %8s %8s %11s %9s %11s %12s  %s\n' table engine parse_s build_s Mlookups/s M/cpu_s memory_MiB peak_RSS_MiB detail
 for f in "${tables[@]}"; do
   for e in ref unibit multibit; do
     if ! "$BIN" bench --fib "$f" --engines $e --count 1000000 --seed 1 --repeat 5 --json >"$T/$e.json" 2>"$T/err"; then
@@ -26,8 +26,9 @@ for f in "${tables[@]}"; do
 import json, sys
 d = json.load(open(sys.argv[1]))
 e = d["engines"][0]
-print("  %-36s %-9s %8.3f %8.3f %11.2f %11.2f %12.1f  %s" % (sys.argv[2], e["name"], d["parse_s"], e["build_s"],
-      e["lookups_per_s"] / 1e6, e["memory_bytes"] / 1048576, e["peak_rss_kb"] / 1024, e["detail"]))
+print("  %-36s %-9s %8.3f %8.3f %11.2f %9.2f %11.2f %12.1f  %s" % (sys.argv[2], e["name"], d["parse_s"], e["build_s"],
+      e["lookups_per_s"] / 1e6, e["lookups_per_cpu_s"] / 1e6, e["memory_bytes"] / 1048576, e["peak_rss_kb"] / 1024,
+      e["detail"]))
 EOF
   done
   if [ -s "$T/multibit.json" ] && [ -s "$T/ref.json" ]; then

@@ -9,8 +9,10 @@
 #include <string.h>
 
 #include "testutil.h"
+#include "require.h"
 #include "../../core/rng.h"
 #include "../../core/synth.h"
+#include "../../core/trie_unibit.h"
 
 static void check_contract(const lpm_fib *f, int family, size_t n)
 {
@@ -20,17 +22,15 @@ static void check_contract(const lpm_fib *f, int family, size_t n)
     unsigned w = lpm_family_bits(family);
     for (size_t i = 0; i < f->n; i++) {
         const lpm_prefix *p = &f->routes[i].pfx;
-        ck_assert_uint_le(p->len, w);
-        ck_assert_int_eq(p->family, family);
+        REQUIRE((p->len) <= (w));
+        REQUIRE((p->family) == (family));
         lpm_addr m = lpm_addr_mask(&p->addr, p->len);
-        ck_assert_msg(lpm_addr_eq(&m, &p->addr), "host bits set in route %zu", i);
+        REQUIRE_MSG(lpm_addr_eq(&m, &p->addr), "host bits set in route %zu", i);
         if (family == LPM_AF_INET)
-            ck_assert(p->addr.lo == 0 && (p->addr.hi & 0xFFFFFFFFULL) == 0);
+            REQUIRE(p->addr.lo == 0 && (p->addr.hi & 0xFFFFFFFFULL) == 0);
         if (i > 0) /* sorted and unique after finish */
-            ck_assert(lpm_addr_cmp(&f->routes[i - 1].pfx.addr, &p->addr) < 0 ||
-                      (lpm_addr_eq(&f->routes[i - 1].pfx.addr, &p->addr) &&
-                       f->routes[i - 1].pfx.len < p->len));
-        ck_assert_uint_lt(f->routes[i].nh, f->nh.n);
+            REQUIRE(lpm_addr_cmp(&f->routes[i - 1].pfx.addr, &p->addr) < 0 || (lpm_addr_eq(&f->routes[i - 1].pfx.addr, &p->addr) && f->routes[i - 1].pfx.len < p->len));
+        REQUIRE((f->routes[i].nh) < (f->nh.n));
     }
 }
 
@@ -68,9 +68,9 @@ START_TEST(test_deterministic)
     tu_synth(&c, family, 20000, 43);
     ck_assert_uint_eq(a.n, b.n);
     for (size_t i = 0; i < a.n; i++) {
-        ck_assert(lpm_addr_eq(&a.routes[i].pfx.addr, &b.routes[i].pfx.addr));
-        ck_assert_uint_eq(a.routes[i].pfx.len, b.routes[i].pfx.len);
-        ck_assert_uint_eq(a.routes[i].nh, b.routes[i].nh);
+        REQUIRE(lpm_addr_eq(&a.routes[i].pfx.addr, &b.routes[i].pfx.addr));
+        REQUIRE((a.routes[i].pfx.len) == (b.routes[i].pfx.len));
+        REQUIRE((a.routes[i].nh) == (b.routes[i].nh));
     }
     size_t same = 0;
     for (size_t i = 0; i < a.n; i++)
@@ -139,10 +139,35 @@ START_TEST(test_histogram_model)
         if (want < 2000)
             continue;
         double dev = (double)got.len[d] / want - 1;
-        ck_assert_msg(fabs(dev) <= 0.10, "/%u: %zu prefixes, the model says %.0f", d, got.len[d], want);
+        REQUIRE_MSG(fabs(dev) <= 0.10, "/%u: %zu prefixes, the model says %.0f", d, got.len[d], want);
         checked++;
     }
     ck_assert_int_ge(checked, family == LPM_AF_INET ? 8 : 4);
+    lpm_fib_free(&f);
+}
+END_TEST
+
+/* The profile's node counts are the unibit trie's, level by level. */
+START_TEST(test_profile_is_unibit)
+{
+    int family = _i ? LPM_AF_INET6 : LPM_AF_INET;
+    lpm_fib f;
+    tu_synth(&f, family, 30000, 4);
+    lpm_fib_profile p;
+    lpm_fib_profile_measure(&f, &p);
+    lpm_unibit t;
+    lpm_err err;
+    ck_assert_msg(lpm_unibit_build(&t, &f, &err) == 0, "%s", err.msg);
+    size_t counts[129];
+    lpm_unibit_level_counts(&t, counts);
+    size_t total = 0;
+    for (unsigned d = 0; d <= 128; d++) {
+        ck_assert_msg(counts[d] == p.nodes[d], "level %u: trie %zu, profile %zu", d, counts[d], p.nodes[d]);
+        total += counts[d];
+    }
+    ck_assert_uint_eq(total, t.live);
+    ck_assert_uint_eq(p.prefixes, t.prefixes);
+    lpm_unibit_free(&t);
     lpm_fib_free(&f);
 }
 END_TEST
@@ -158,7 +183,7 @@ static void sample(const lpm_fib *f, size_t n, lpm_fib *out)
     for (size_t i = 0; i < f->n; i++, left--)
         if (lpm_rng_below(&r, left) < want) {
             want--;
-            ck_assert_int_eq(lpm_fib_add(out, &f->routes[i].pfx, 0, NULL), 0);
+            REQUIRE((lpm_fib_add(out, &f->routes[i].pfx, 0, NULL)) == (0));
         }
     ck_assert_int_eq(lpm_fib_finish(out, NULL), 0);
 }
@@ -227,8 +252,7 @@ START_TEST(test_real_tables)
             size_t n = cases[i].n[k] ? cases[i].n[k] : f.n;
             double worst = compare(cases[i].file, &f, n);
             if (cases[i].checked)
-                ck_assert_msg(fabs(worst) <= 0.10, "%s at %zu: a trie level is %+.1f%% off",
-                              cases[i].file, n, 100 * worst);
+                REQUIRE_MSG(fabs(worst) <= 0.10, "%s at %zu: a trie level is %+.1f%% off", cases[i].file, n, 100 * worst);
         }
         lpm_fib_free(&f);
         ran++;
@@ -249,6 +273,7 @@ int main(void)
     tcase_add_test(t, test_next_hops);
     tcase_add_test(t, test_bad_arguments);
     tcase_add_loop_test(t, test_histogram_model, 0, 2);
+    tcase_add_loop_test(t, test_profile_is_unibit, 0, 2);
     tcase_add_test(t, test_real_tables);
     suite_add_tcase(s, t);
     return tu_run(s);

@@ -9,8 +9,10 @@
 #include <unistd.h>
 
 #include "testutil.h"
+#include "require.h"
 #include "../../core/rng.h"
 #include "../../core/trace.h"
+#include "../../core/trie_unibit.h"
 
 static lpm_addr *gen(const lpm_fib *f, int kind, size_t n, uint64_t seed, double burst)
 {
@@ -31,7 +33,7 @@ static void in_family(const lpm_addr *a, size_t n, int family)
 {
     for (size_t i = 0; i < n; i++)
         if (family == LPM_AF_INET)
-            ck_assert(a[i].lo == 0 && (a[i].hi & 0xFFFFFFFFULL) == 0);
+            REQUIRE(a[i].lo == 0 && (a[i].hi & 0xFFFFFFFFULL) == 0);
 }
 
 static void table_from(lpm_fib *f, const char *const *pfx, size_t n)
@@ -40,10 +42,10 @@ static void table_from(lpm_fib *f, const char *const *pfx, size_t n)
     for (size_t i = 0; i < n; i++) {
         lpm_prefix p;
         lpm_err err;
-        ck_assert_msg(lpm_prefix_parse(pfx[i], 0, 0, &p, &err) == 0, "%s", err.msg);
+        REQUIRE_MSG(lpm_prefix_parse(pfx[i], 0, 0, &p, &err) == 0, "%s", err.msg);
         char nh[8];
         int k = snprintf(nh, sizeof nh, "n%zu", i);
-        ck_assert_int_eq(lpm_fib_add_tok(f, &p, nh, (size_t)k, NULL), 0);
+        REQUIRE((lpm_fib_add_tok(f, &p, nh, (size_t)k, NULL)) == (0));
     }
     ck_assert_int_eq(lpm_fib_finish(f, NULL), 0);
 }
@@ -72,7 +74,7 @@ static lpm_ref *trie_nodes(const lpm_fib *f)
     for (size_t i = 0; i < f->n; i++)
         for (unsigned d = 0; d <= f->routes[i].pfx.len; d++) {
             lpm_prefix p = { lpm_addr_mask(&f->routes[i].pfx.addr, d), (uint8_t)d, (uint8_t)f->family };
-            ck_assert_int_eq(lpm_ref_add(r, &p, 0), 0);
+            REQUIRE((lpm_ref_add(r, &p, 0)) == (0));
         }
     return r;
 }
@@ -104,16 +106,14 @@ START_TEST(test_kinds)
     ck_assert_uint_eq(miss[LPM_TRACE_ZIPF], 0);
     ck_assert_uint_gt(miss[LPM_TRACE_UNIFORM], 0);
     for (int k = LPM_TRACE_UNIFORM; k <= LPM_TRACE_ZIPF; k++)
-        ck_assert_msg(k == LPM_TRACE_RANDOM_MATCH || depth[LPM_TRACE_RANDOM_MATCH] > depth[k],
-                      "random-match searches %.2f deep, %s %.2f", depth[LPM_TRACE_RANDOM_MATCH],
-                      lpm_trace_kind_name(k), depth[k]);
+        REQUIRE_MSG(k == LPM_TRACE_RANDOM_MATCH || depth[LPM_TRACE_RANDOM_MATCH] > depth[k], "random-match searches %.2f deep, %s %.2f", depth[LPM_TRACE_RANDOM_MATCH], lpm_trace_kind_name(k), depth[k]);
     /* Uniform IPv4: each bit about half the time. */
     lpm_addr *u = gen(&f, LPM_TRACE_UNIFORM, n, 9, 0);
     for (unsigned b = 0; b < lpm_family_bits(family); b += 7) {
         size_t ones = 0;
         for (size_t i = 0; i < n; i++)
             ones += lpm_addr_bit(&u[i], b);
-        ck_assert_msg(fabs((double)ones / (double)n - 0.5) < 0.01, "bit %u set in %zu of %zu", b, ones, n);
+        REQUIRE_MSG(fabs((double)ones / (double)n - 0.5) < 0.01, "bit %u set in %zu of %zu", b, ones, n);
     }
     free(u);
     lpm_ref_free(ref);
@@ -153,19 +153,19 @@ START_TEST(test_random_match_set)
     static const int owner_len[] = { 8, 24, 16, 12, 24, 24 };
     for (size_t i = 0; i < 30000; i++) {
         int len, k = -1;
-        ck_assert(lpm_ref_lookup(ref, &a[i], &len) != LPM_NH_NONE);
+        REQUIRE(lpm_ref_lookup(ref, &a[i], &len) != LPM_NH_NONE);
         for (int j = 0; j < 6; j++) {
             lpm_prefix p;
-            ck_assert_int_eq(lpm_prefix_parse(want[j], 0, 0, &p, NULL), 0);
+            REQUIRE((lpm_prefix_parse(want[j], 0, 0, &p, NULL)) == (0));
             if (lpm_prefix_covers(&p, &a[i]))
                 k = j;
         }
-        ck_assert_int_ge(k, 0);
-        ck_assert_int_eq(len, owner_len[k]);
+        REQUIRE((k) >= (0));
+        REQUIRE((len) == (owner_len[k]));
         hits[k]++;
     }
     for (int j = 0; j < 6; j++) /* unbiased over the set: 5000 each */
-        ck_assert_msg(hits[j] > 4500 && hits[j] < 5500, "%s drawn %zu times", want[j], hits[j]);
+        REQUIRE_MSG(hits[j] > 4500 && hits[j] < 5500, "%s drawn %zu times", want[j], hits[j]);
     free(a);
     lpm_ref_free(ref);
     lpm_fib_free(&f);
@@ -203,25 +203,93 @@ START_TEST(test_random_match_paths)
             lpm_addr_set_bit(&last, b, 1);
         int l1, l2;
         uint32_t a1 = lpm_ref_lookup(ref, &first, &l1), a2 = lpm_ref_lookup(ref, &last, &l2);
-        ck_assert(a1 != LPM_NH_NONE);
-        ck_assert_int_eq(l1, l2);
-        ck_assert_uint_eq(a1, a2);
-        ck_assert_int_le(l1, set[i].len);
+        REQUIRE(a1 != LPM_NH_NONE);
+        REQUIRE((l1) == (l2));
+        REQUIRE((a1) == (a2));
+        REQUIRE((l1) <= (set[i].len));
         /* No table prefix strictly inside the path: the routes are sorted,
          * so look from the first route at or after the path's start. */
         while (j < f.n && lpm_addr_cmp(&f.routes[j].pfx.addr, &first) < 0)
             j++;
         for (size_t k = j; k < f.n && lpm_prefix_covers(&set[i], &f.routes[k].pfx.addr); k++)
-            ck_assert_msg(f.routes[k].pfx.len <= set[i].len, "a route inside a random-match path");
+            REQUIRE_MSG(f.routes[k].pfx.len <= set[i].len, "a route inside a random-match path");
         owners[i] = (lpm_prefix){ lpm_addr_mask(&first, (unsigned)l1), (uint8_t)l1, (uint8_t)family };
     }
     qsort(owners, n, sizeof *owners, cmp_prefix);
     for (size_t i = 1; i < n; i++)
-        ck_assert_msg(!(owners[i].len == owners[i - 1].len && lpm_addr_eq(&owners[i].addr, &owners[i - 1].addr)),
-                      "two random-match paths for one prefix");
+        REQUIRE_MSG(!(owners[i].len == owners[i - 1].len && lpm_addr_eq(&owners[i].addr, &owners[i - 1].addr)), "two random-match paths for one prefix");
     free(owners);
     free(set);
     lpm_ref_free(ref);
+    lpm_fib_free(&f);
+}
+END_TEST
+
+/* The set against the project's own leaf-pushed unibit trie: with one
+ * next hop per prefix, the deepest leaf carrying each next hop (leftmost
+ * on ties) is that prefix's path. */
+static void deepest_leaves(const lpm_unibit *t, uint32_t v, lpm_addr path, lpm_prefix *best, int family)
+{
+    const lpm_unode *x = &t->node[v];
+    if (!x->child[0] && !x->child[1]) {
+        if (x->nh != LPM_NH_NONE && (best[x->nh].family == 0 || x->depth > best[x->nh].len))
+            best[x->nh] = (lpm_prefix){ path, x->depth, (uint8_t)family };
+        return;
+    }
+    for (unsigned b = 0; b < 2; b++)
+        if (x->child[b]) {
+            lpm_addr p = path;
+            lpm_addr_set_bit(&p, x->depth, b);
+            deepest_leaves(t, x->child[b], p, best, family);
+        }
+}
+
+START_TEST(test_random_match_vs_leaf_push)
+{
+    int family = _i ? LPM_AF_INET6 : LPM_AF_INET;
+    lpm_rng r;
+    lpm_rng_seed(&r, 31);
+    lpm_fib f;
+    lpm_fib_init(&f);
+    unsigned w = lpm_family_bits(family);
+    for (int i = 0; i < 4000; i++) { /* few top bits: deep nesting */
+        lpm_addr a = { lpm_rng_next(&r) & 0xF0F0FF0FFFFFFFFFULL, lpm_rng_next(&r) };
+        if (family == LPM_AF_INET)
+            a.hi &= 0xFFFFFFFF00000000ULL, a.lo = 0;
+        unsigned len = 4 + (unsigned)lpm_rng_below(&r, (family == LPM_AF_INET ? 29 : 61));
+        lpm_prefix p;
+        ck_assert_int_eq(lpm_prefix_make(&a, family, len > w ? w : len, 1, &p, NULL), 0);
+        char nh[16];
+        int k = snprintf(nh, sizeof nh, "n%d", i);
+        ck_assert_int_eq(lpm_fib_add_tok(&f, &p, nh, (size_t)k, NULL), 0);
+    }
+    ck_assert_int_eq(lpm_fib_finish(&f, NULL), 0);
+    /* Unique next hops per route (duplicates were merged by finish). */
+    for (size_t i = 0; i < f.n; i++)
+        f.routes[i].nh = (uint32_t)i;
+    lpm_unibit t, lp;
+    lpm_err err;
+    ck_assert_msg(lpm_unibit_build(&t, &f, &err) == 0, "%s", err.msg);
+    ck_assert_msg(lpm_unibit_leaf_push(&t, &lp, &err) == 0, "%s", err.msg);
+    lpm_prefix *best = calloc(f.n, sizeof *best);
+    deepest_leaves(&lp, 0, (lpm_addr){ 0, 0 }, best, family);
+    size_t m = 0;
+    for (size_t i = 0; i < f.n; i++)
+        if (best[i].family)
+            best[m++] = best[i];
+    qsort(best, m, sizeof *best, cmp_prefix);
+    lpm_prefix *set;
+    size_t n;
+    ck_assert_int_eq(lpm_trace_random_match_set(&f, &set, &n, NULL), 0);
+    ck_assert_uint_eq(n, m);
+    ck_assert_uint_lt(m, f.n); /* some prefixes are fully covered */
+    for (size_t i = 0; i < n; i++)
+        REQUIRE_MSG(set[i].len == best[i].len && lpm_addr_eq(&set[i].addr, &best[i].addr),
+                    "path %zu differs from the leaf-pushed trie's", i);
+    free(set);
+    free(best);
+    lpm_unibit_free(&t);
+    lpm_unibit_free(&lp);
     lpm_fib_free(&f);
 }
 END_TEST
@@ -239,7 +307,7 @@ START_TEST(test_burst_mean)
             runs += !lpm_addr_eq(&a[i], &a[i - 1]);
         double mean = (double)n / (double)runs;
         printf("burst %g: mean run %.3f\n", means[m], mean);
-        ck_assert_msg(fabs(mean / means[m] - 1) < 0.03, "burst %g gave mean run %.3f", means[m], mean);
+        REQUIRE_MSG(fabs(mean / means[m] - 1) < 0.03, "burst %g gave mean run %.3f", means[m], mean);
         free(a);
     }
     lpm_fib_free(&f);
@@ -268,7 +336,7 @@ START_TEST(test_zipf_skew)
         o.seed = 5;
         o.zipf_s = k ? 1.5 : 1.0;
         lpm_addr *a = malloc(n * sizeof *a);
-        ck_assert_int_eq(lpm_trace_gen(&f, &o, a, NULL), 0);
+        REQUIRE((lpm_trace_gen(&f, &o, a, NULL)) == (0));
         qsort(a, n, sizeof *a, cmp_addr);
         size_t best = 0, run = 1, distinct = 1;
         for (size_t i = 1; i <= n; i++) {
@@ -287,8 +355,8 @@ START_TEST(test_zipf_skew)
             double h = 0;
             for (size_t r = 1; r <= n; r++)
                 h += 1.0 / (double)r;
-            ck_assert_msg(fabs(top_share[0] * h - 1) < 0.1, "top share %.4f, want %.4f", top_share[0], 1 / h);
-            ck_assert_uint_lt(distinct, n / 2);
+            REQUIRE_MSG(fabs(top_share[0] * h - 1) < 0.1, "top share %.4f, want %.4f", top_share[0], 1 / h);
+            REQUIRE((distinct) < (n / 2));
         }
         free(a);
     }
@@ -312,7 +380,7 @@ START_TEST(test_deterministic)
         o.seed = 77;
         o.burst = 3;
         lpm_tracegen *g;
-        ck_assert_int_eq(lpm_tracegen_new(&g, &f, &o, NULL), 0);
+        REQUIRE((lpm_tracegen_new(&g, &f, &o, NULL)) == (0));
         lpm_addr *c = malloc(n * sizeof *c);
         for (size_t done = 0, step = 1; done < n; done += step, step = step * 3 + 1) {
             if (step > n - done)
@@ -322,10 +390,10 @@ START_TEST(test_deterministic)
         lpm_tracegen_free(g);
         size_t same = 0;
         for (size_t i = 0; i < n; i++) {
-            ck_assert(lpm_addr_eq(&a[i], &c[i]));
+            REQUIRE(lpm_addr_eq(&a[i], &c[i]));
             same += lpm_addr_eq(&a[i], &b[i]);
         }
-        ck_assert_uint_lt(same, n / 10);
+        REQUIRE((same) < (n / 10));
         free(a);
         free(b);
         free(c);
@@ -398,11 +466,47 @@ START_TEST(test_round_trip)
     ck_assert_uint_eq(m, n);
     ck_assert_int_eq(fam, family);
     for (size_t i = 0; i < n; i++)
-        ck_assert(lpm_addr_eq(&a[i], &b[i]));
+        REQUIRE(lpm_addr_eq(&a[i], &b[i]));
     unlink(path);
     free(a);
     free(b);
     lpm_fib_free(&f);
+}
+END_TEST
+
+/* The fast IPv6 writer prints what lpm_addr_format prints (RFC 5952),
+ * zero runs of every length and place included. */
+START_TEST(test_v6_text)
+{
+    lpm_rng r;
+    lpm_rng_seed(&r, 5);
+    size_t n = 20000;
+    lpm_addr *a = malloc(n * sizeof *a);
+    for (size_t i = 0; i < n; i++) {
+        a[i].hi = lpm_rng_next(&r);
+        a[i].lo = lpm_rng_next(&r);
+        for (int g = 0; g < 8; g++) /* zero groups often, small ones too */
+            if (lpm_rng_below(&r, 3) == 0 || (i % 7 == 0 && g > 0)) {
+                uint64_t *w = g < 4 ? &a[i].hi : &a[i].lo;
+                *w &= ~(0xFFFFULL << (48 - 16 * (g & 3)));
+            } else if (lpm_rng_below(&r, 4) == 0) {
+                uint64_t *w = g < 4 ? &a[i].hi : &a[i].lo;
+                *w &= ~(0xFFF0ULL << (48 - 16 * (g & 3)));
+            }
+    }
+    char *path = tmpfile_with("");
+    ck_assert_int_eq(lpm_trace_write(path, a, n, LPM_AF_INET6, NULL), 0);
+    FILE *fp = fopen(path, "r");
+    char line[128], want[LPM_ADDR_STRLEN];
+    for (size_t i = 0; i < n; i++) {
+        REQUIRE(fgets(line, sizeof line, fp) != NULL);
+        line[strcspn(line, "\n")] = '\0';
+        lpm_addr_format(&a[i], LPM_AF_INET6, want, sizeof want);
+        REQUIRE_MSG(strcmp(line, want) == 0, "wrote %s, want %s", line, want);
+    }
+    fclose(fp);
+    unlink(path);
+    free(a);
 }
 END_TEST
 
@@ -453,13 +557,12 @@ START_TEST(test_load_errors)
         size_t n = 99;
         int fam;
         lpm_err err;
-        ck_assert_int_eq(lpm_trace_load(path, &a, &n, &fam, &err), LPM_EINPUT);
+        REQUIRE((lpm_trace_load(path, &a, &n, &fam, &err)) == (LPM_EINPUT));
         ck_assert_ptr_null(a);
-        ck_assert_uint_eq(n, 0);
+        REQUIRE((n) == (0));
         char want[128];
         snprintf(want, sizeof want, "%s:%d: ", path, cases[i].line);
-        ck_assert_msg(strncmp(err.msg, want, strlen(want)) == 0 && strstr(err.msg, cases[i].reason),
-                      "case %zu: '%s'", i, err.msg);
+        REQUIRE_MSG(strncmp(err.msg, want, strlen(want)) == 0 && strstr(err.msg, cases[i].reason), "case %zu: '%s'", i, err.msg);
         unlink(path);
     }
     lpm_addr *a;
@@ -492,11 +595,13 @@ int main(void)
     tcase_add_loop_test(t, test_kinds, 0, 2);
     tcase_add_test(t, test_random_match_set);
     tcase_add_loop_test(t, test_random_match_paths, 0, 2);
+    tcase_add_loop_test(t, test_random_match_vs_leaf_push, 0, 2);
     tcase_add_test(t, test_burst_mean);
     tcase_add_test(t, test_zipf_skew);
     tcase_add_test(t, test_deterministic);
     tcase_add_test(t, test_bad_options);
     tcase_add_loop_test(t, test_round_trip, 0, 2);
+    tcase_add_test(t, test_v6_text);
     tcase_add_test(t, test_load_comments);
     tcase_add_test(t, test_load_errors);
     tcase_add_test(t, test_engine_helper);

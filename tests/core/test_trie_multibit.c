@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "tries_util.h"
+#include "../../core/engine_tries.h"
+#include "../../core/trace.h"
 #include "../../core/trie_multibit.h"
 
 static void check_many(const lpm_multibit *m, const lpm_ref *ref, const lpm_fib *f,
@@ -243,6 +245,55 @@ START_TEST(test_default_and_host)
 }
 END_TEST
 
+/* Both engines through the registry, on synthetic tables and generated
+ * traces; then their update entry points. */
+START_TEST(test_engines)
+{
+    int family = _i ? 6 : 4;
+    lpm_fib f;
+    tu_synth(&f, family, 30000, 21);
+    static const char *names[] = { "unibit", "multibit" };
+    for (int k = 0; k < 2; k++) {
+        const lpm_engine_ops *e = lpm_engine_find(names[k]);
+        ck_assert_ptr_nonnull(e);
+        tu_engine_agrees(e, &f, LPM_TRACE_RANDOM_MATCH, 50000, 3);
+        tu_engine_agrees(e, &f, LPM_TRACE_UNIFORM, 20000, 4);
+        void *st;
+        lpm_err err;
+        ck_assert_int_eq(e->build(&st, &f, &err), 0);
+        lpm_ref *ref;
+        ck_assert_int_eq(lpm_ref_build(&ref, &f, &err), 0);
+        lpm_rng r;
+        lpm_rng_seed(&r, 6);
+        for (int i = 0; i < 500; i++) {
+            const lpm_prefix *p = &f.routes[lpm_rng_below(&r, f.n)].pfx;
+            if (i % 2) {
+                ck_assert_int_eq(e->del(st, p, &err), 0); /* absent the second time: a no-op */
+                lpm_ref_del(ref, p);
+            } else {
+                ck_assert_int_eq(e->add(st, p, (uint32_t)i % f.nh.n, &err), 0);
+                lpm_ref_add(ref, p, (uint32_t)i % f.nh.n);
+            }
+            lpm_addr a = tr_inside(&r, p);
+            tu_check_answer(ref, &f, &a, e->lookup(st, &a), names[k]);
+        }
+        if (k == 1) {
+            lpm_prefix other = pfx(family == 4 ? "2001:db8::/32" : "10.0.0.0/8");
+            ck_assert_int_eq(e->del(st, &other, &err), LPM_EINPUT);
+            char buf[200];
+            lpm_engine_multibit_describe(st, buf, sizeof buf);
+            if (family == 4)
+                ck_assert_str_eq(buf, "16-8-8");
+            ck_assert_uint_eq(((lpm_multibit *)st)->offset[((lpm_multibit *)st)->st.levels], family == 4 ? 32 : 128);
+        }
+        ck_assert_uint_gt(e->memory(st), 0);
+        e->destroy(st);
+        lpm_ref_free(ref);
+    }
+    lpm_fib_free(&f);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("trie_multibit");
@@ -252,6 +303,7 @@ int main(void)
     tcase_add_test(t, test_refuses_long_prefixes);
     tcase_add_loop_test(t, test_updates, 0, 2);
     tcase_add_test(t, test_default_and_host);
+    tcase_add_loop_test(t, test_engines, 0, 2);
     suite_add_tcase(s, t);
     return tu_run(s);
 }

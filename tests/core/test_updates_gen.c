@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "testutil.h"
+#include "require.h"
 #include "../../core/trace.h"
 
 /* The reader lives with the FIB readers; weak so this test links without. */
@@ -29,22 +30,22 @@ START_TEST(test_replay)
     size_t w = 0, reannounce = 0, fresh = 0, change = 0;
     for (size_t i = 0; i < n; i++) {
         const lpm_prefix *p = &u[i].pfx;
-        ck_assert_int_eq(p->family, family);
+        REQUIRE((p->family) == (family));
         lpm_addr m = lpm_addr_mask(&p->addr, p->len);
-        ck_assert(lpm_addr_eq(&m, &p->addr));
+        REQUIRE(lpm_addr_eq(&m, &p->addr));
         if (i > 0)
-            ck_assert(u[i].time >= u[i - 1].time);
+            REQUIRE(u[i].time >= u[i - 1].time);
         uint32_t old = lpm_ref_get(ref, p);
         if (u[i].op == 'w') {
-            ck_assert_msg(old != LPM_NH_NONE, "update %zu withdraws an absent prefix", i);
-            ck_assert_uint_eq(u[i].nh, LPM_NH_NONE);
-            ck_assert_int_eq(lpm_ref_del(ref, p), 1);
-            ck_assert_int_eq(lpm_ref_add(gone, p, 0), 0);
+            REQUIRE_MSG(old != LPM_NH_NONE, "update %zu withdraws an absent prefix", i);
+            REQUIRE((u[i].nh) == (LPM_NH_NONE));
+            REQUIRE((lpm_ref_del(ref, p)) == (1));
+            REQUIRE((lpm_ref_add(gone, p, 0)) == (0));
             w++;
             continue;
         }
-        ck_assert_int_eq(u[i].op, 'a');
-        ck_assert_uint_lt(u[i].nh, f.nh.n);
+        REQUIRE((u[i].op) == ('a'));
+        REQUIRE((u[i].nh) < (f.nh.n));
         if (old != LPM_NH_NONE)
             change++;
         else if (lpm_ref_get(gone, p) != LPM_NH_NONE)
@@ -52,7 +53,7 @@ START_TEST(test_replay)
         else
             fresh++;
         lpm_ref_del(gone, p);
-        ck_assert_int_eq(lpm_ref_add(ref, p, u[i].nh), 0);
+        REQUIRE((lpm_ref_add(ref, p, u[i].nh)) == (0));
     }
     printf("IPv%d: %zu withdrawals, %zu re-announcements, %zu new prefixes, %zu next-hop changes\n", family, w,
            reannounce, fresh, change);
@@ -82,7 +83,7 @@ START_TEST(test_extremes)
     free(u);
     ck_assert_int_eq(lpm_updates_gen(&f, 1000, 0.0, 1, &u, NULL), 0);
     for (size_t i = 0; i < 1000; i++)
-        ck_assert_int_eq(u[i].op, 'a');
+        REQUIRE((u[i].op) == ('a'));
     free(u);
     lpm_err err;
     ck_assert_int_eq(lpm_updates_gen(&f, 10, 1.5, 1, &u, &err), LPM_EINPUT);
@@ -102,8 +103,8 @@ START_TEST(test_deterministic_and_written)
     ck_assert_int_eq(lpm_updates_gen(&f, 5000, 0.2, 9, &a, NULL), 0);
     ck_assert_int_eq(lpm_updates_gen(&f, 5000, 0.2, 9, &b, NULL), 0);
     for (size_t i = 0; i < 5000; i++) {
-        ck_assert(a[i].op == b[i].op && a[i].nh == b[i].nh && a[i].time == b[i].time);
-        ck_assert(lpm_addr_eq(&a[i].pfx.addr, &b[i].pfx.addr) && a[i].pfx.len == b[i].pfx.len);
+        REQUIRE(a[i].op == b[i].op && a[i].nh == b[i].nh && a[i].time == b[i].time);
+        REQUIRE(lpm_addr_eq(&a[i].pfx.addr, &b[i].pfx.addr) && a[i].pfx.len == b[i].pfx.len);
     }
     char path[] = "/tmp/lpm_updates_XXXXXX";
     int fd = mkstemp(path);
@@ -119,12 +120,12 @@ START_TEST(test_deterministic_and_written)
         double t;
         char op, pfx[128], nh[64];
         int k = sscanf(line, "%lf %c %127s %63s", &t, &op, pfx, nh);
-        ck_assert_int_eq(k, a[i].op == 'w' ? 3 : 4);
-        ck_assert_int_eq(op, a[i].op);
-        ck_assert(fabs(t - a[i].time) < 1e-6);
+        REQUIRE((k) == (a[i].op == 'w' ? 3 : 4));
+        REQUIRE((op) == (a[i].op));
+        REQUIRE(fabs(t - a[i].time) < 1e-6);
         lpm_prefix p;
-        ck_assert_int_eq(lpm_prefix_parse(pfx, 0, 0, &p, NULL), 0);
-        ck_assert(lpm_addr_eq(&p.addr, &a[i].pfx.addr) && p.len == a[i].pfx.len);
+        REQUIRE((lpm_prefix_parse(pfx, 0, 0, &p, NULL)) == (0));
+        REQUIRE(lpm_addr_eq(&p.addr, &a[i].pfx.addr) && p.len == a[i].pfx.len);
         if (k == 4)
             ck_assert_str_eq(nh, lpm_nhtab_name(&f.nh, a[i].nh));
         i++;
@@ -134,13 +135,13 @@ START_TEST(test_deterministic_and_written)
     if (lpm_updates_load) {
         lpm_update *c;
         size_t n;
-        ck_assert_msg(lpm_updates_load(path, &f, NULL, &c, &n, &err) == 0, "%s", err.msg);
-        ck_assert_uint_eq(n, 5000);
+        REQUIRE_MSG(lpm_updates_load(path, &f, NULL, &c, &n, &err) == 0, "%s", err.msg);
+        REQUIRE((n) == (5000));
         for (size_t j = 0; j < n; j++) {
-            ck_assert_int_eq(c[j].op, a[j].op);
-            ck_assert(lpm_addr_eq(&c[j].pfx.addr, &a[j].pfx.addr) && c[j].pfx.len == a[j].pfx.len);
+            REQUIRE((c[j].op) == (a[j].op));
+            REQUIRE(lpm_addr_eq(&c[j].pfx.addr, &a[j].pfx.addr) && c[j].pfx.len == a[j].pfx.len);
             if (c[j].op == 'a')
-                ck_assert_uint_eq(c[j].nh, a[j].nh);
+                REQUIRE((c[j].nh) == (a[j].nh));
         }
         free(c);
     } else {

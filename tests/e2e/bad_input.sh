@@ -133,8 +133,8 @@ stats "corrupt.gz:1: corrupt compressed data" corrupt.gz
 stats "nope.txt: cannot open" nope.txt
 
 # --- absurd options -------------------------------------------------------
-bad "lpmpipe: fib gen: --count: '-1' is not a whole number in 1..50000000" fib gen --family 4 --count -1
-bad "lpmpipe: fib gen: --count: '0' is not a whole number in 1..50000000" fib gen --family 4 --count 0
+bad "lpmpipe: fib gen: --count: '-1' is not a whole number in 1..4000000" fib gen --family 4 --count -1
+bad "lpmpipe: fib gen: --count: '0' is not a whole number in 1..4000000" fib gen --family 4 --count 0
 bad "lpmpipe: fib gen: --family: '5' is not 4 or 6" fib gen --family 5 --count 10
 bad "lpmpipe: fib gen: --next-hops: '0' is not a whole number in 1..65536" fib gen --family 4 --count 10 --next-hops 0
 bad "lpmpipe: fib gen: --family and --count are required" fib gen --count 10
@@ -145,7 +145,7 @@ bad "lpmpipe: fib stats: --family: '5' is not 4 or 6" fib stats --family 5 --fib
 bad "lpmpipe: fib stats: '--bogus' is not an option of this command" fib stats --bogus --fib good.mrt
 bad "lpmpipe: fib stats: '--fib' needs a value" fib stats --fib
 bad "lpmpipe: fib stats: --fib is required" fib stats
-bad "lpmpipe: fib: unknown subcommand 'bogus' (stats, convert, gen)" fib bogus
+bad "lpmpipe: fib: unknown subcommand 'bogus' (stats, convert, gen, tries)" fib bogus
 echo "$cases bad inputs checked"
 
 # --- CRLF is accepted, with the answers of the LF file --------------------

@@ -1,0 +1,346 @@
+/* The pipeline image in memory: header facts, word encoding, the
+ * interpreter and the full validation. File I/O is in image_io.c. */
+#include "image_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+lpm_image *lpm_image_alloc(int family, int ring, unsigned stages, unsigned x,
+                           const lpm_word_fmt *fmt, const uint8_t *stride,
+                           const uint32_t *depth)
+{
+    if (stages < 1 || stages > LPM_IMAGE_MAX_STAGES || x > LPM_IMAGE_MAX_X)
+        return NULL;
+    lpm_image *img = calloc(1, sizeof *img);
+    if (!img)
+        return NULL;
+    img->family = family;
+    img->ring = ring;
+    img->stages = stages;
+    img->x = x;
+    img->key_bits = lpm_family_bits(family);
+    lpm_image_set_fmt(img, fmt);
+    lpm_nhtab_init(&img->nh);
+    img->dit = calloc((size_t)1 << x, sizeof *img->dit);
+    if (!img->dit)
+        goto fail;
+    for (unsigned s = 0; s < stages; s++) {
+        img->stride[s] = stride[s];
+        img->depth[s] = depth[s] ? depth[s] : 1;
+        img->mem[s] = calloc(img->depth[s], sizeof **img->mem);
+        if (!img->mem[s])
+            goto fail;
+    }
+    return img;
+fail:
+    lpm_image_free(img);
+    return NULL;
+}
+
+void lpm_image_set_fmt(lpm_image *img, const lpm_word_fmt *fmt)
+{
+    img->fmt = *fmt;
+    img->word_bits = 2 + fmt->nh_bits + fmt->addr_bits + (fmt->stage_bits ? 1 + fmt->stage_bits : 0);
+    img->dit_bits = 2 + fmt->nh_bits + fmt->addr_bits + 8;
+}
+
+void lpm_image_free(lpm_image *img)
+{
+    if (!img)
+        return;
+    free(img->dit);
+    for (unsigned s = 0; s < LPM_IMAGE_MAX_STAGES; s++)
+        free(img->mem[s]);
+    lpm_nhtab_free(&img->nh);
+    free(img->routes);
+    free(img);
+}
+
+lpm_image *lpm_image_clone(const lpm_image *img)
+{
+    lpm_image *c = lpm_image_alloc(img->family, img->ring, img->stages, img->x, &img->fmt,
+                                   img->stride, img->depth);
+    if (!c)
+        return NULL;
+    c->map_kind = img->map_kind;
+    c->stride_k = img->stride_k;
+    c->headroom_pct = img->headroom_pct;
+    c->split = img->split;
+    memcpy(c->used, img->used, sizeof c->used);
+    memcpy(c->dit, img->dit, ((size_t)1 << img->x) * sizeof *c->dit);
+    for (unsigned s = 0; s < img->stages; s++)
+        memcpy(c->mem[s], img->mem[s], img->depth[s] * sizeof **c->mem);
+    for (size_t i = 0; i < img->nh.n; i++) {
+        const char *t = img->nh.name[i];
+        if (lpm_nhtab_intern(&c->nh, t, strlen(t)) != i)
+            goto fail;
+    }
+    if (img->nroutes) {
+        c->routes = malloc(img->nroutes * sizeof *c->routes);
+        if (!c->routes)
+            goto fail;
+        memcpy(c->routes, img->routes, img->nroutes * sizeof *c->routes);
+        c->nroutes = img->nroutes;
+    }
+    return c;
+fail:
+    lpm_image_free(c);
+    return NULL;
+}
+
+int lpm_image_family(const lpm_image *img) { return img->family; }
+int lpm_image_is_ring(const lpm_image *img) { return img->ring; }
+unsigned lpm_image_stages(const lpm_image *img) { return img->stages; }
+unsigned lpm_image_word_bits(const lpm_image *img) { return img->word_bits; }
+unsigned lpm_image_dit_bits(const lpm_image *img) { return img->dit_bits; }
+unsigned lpm_image_key_bits(const lpm_image *img) { return img->key_bits; }
+unsigned lpm_image_initial_stride(const lpm_image *img) { return img->x; }
+int lpm_image_map_kind(const lpm_image *img) { return (int)img->map_kind; }
+const lpm_nhtab *lpm_image_nhtab(const lpm_image *img) { return &img->nh; }
+size_t lpm_image_route_count(const lpm_image *img) { return img->nroutes; }
+const lpm_route *lpm_image_routes(const lpm_image *img) { return img->routes; }
+void lpm_image_word_fmt(const lpm_image *img, lpm_word_fmt *f) { *f = img->fmt; }
+
+uint32_t lpm_image_stage_depth(const lpm_image *img, unsigned stage)
+{
+    return stage < img->stages ? img->depth[stage] : 0;
+}
+
+uint32_t lpm_image_stage_used(const lpm_image *img, unsigned stage)
+{
+    return stage < img->stages ? img->used[stage] : 0;
+}
+
+unsigned lpm_image_stage_stride(const lpm_image *img, unsigned stage)
+{
+    return stage < img->stages ? img->stride[stage] : 0;
+}
+
+uint64_t lpm_image_word(const lpm_image *img, unsigned stage, uint32_t addr)
+{
+    if (stage >= img->stages || addr >= img->depth[stage])
+        return 0;
+    return img->mem[stage][addr];
+}
+
+uint64_t lpm_image_dit_entry(const lpm_image *img, uint32_t index)
+{
+    return index < (1ULL << img->x) ? img->dit[index] : 0;
+}
+
+void lpm_image_write(lpm_image *img, unsigned stage, uint32_t addr, uint64_t word)
+{
+    if (stage == LPM_IMAGE_DIT) {
+        if (addr < (1ULL << img->x))
+            img->dit[addr] = word;
+        return;
+    }
+    if (stage >= img->stages || addr >= img->depth[stage])
+        return;
+    img->mem[stage][addr] = word;
+    if (addr >= img->used[stage] && word)
+        img->used[stage] = addr + 1;
+}
+
+static inline uint64_t field(uint64_t w, unsigned pos, unsigned n)
+{
+    return n ? (w >> pos) & ((1ULL << n) - 1) : 0;
+}
+
+void lpm_word_decode(const lpm_word_fmt *f, uint64_t w, lpm_node_word *o)
+{
+    unsigned p = 2;
+    o->child = (int)(w & 1);
+    o->valid = (int)((w >> 1) & 1);
+    o->nh = (uint32_t)field(w, p, f->nh_bits);
+    p += f->nh_bits;
+    o->addr = (uint32_t)field(w, p, f->addr_bits);
+    p += f->addr_bits;
+    if (f->stage_bits) {
+        o->jump = (int)((w >> p) & 1);
+        o->stage = (unsigned)field(w, p + 1, f->stage_bits);
+    } else {
+        o->jump = 0;
+        o->stage = 0;
+    }
+}
+
+uint64_t lpm_word_encode(const lpm_word_fmt *f, const lpm_node_word *in)
+{
+    uint64_t w = (uint64_t)(in->child != 0) | (uint64_t)(in->valid != 0) << 1;
+    unsigned p = 2;
+    if (in->valid)
+        w |= (uint64_t)in->nh << p;
+    p += f->nh_bits;
+    if (in->child)
+        w |= (uint64_t)in->addr << p;
+    p += f->addr_bits;
+    if (f->stage_bits && in->child && in->jump)
+        w |= 1ULL << p | (uint64_t)in->stage << (p + 1);
+    return w;
+}
+
+void lpm_dit_decode(const lpm_word_fmt *f, uint64_t w, lpm_node_word *o)
+{
+    unsigned p = 2 + f->nh_bits + f->addr_bits;
+    o->child = (int)(w & 1);
+    o->valid = (int)((w >> 1) & 1);
+    o->nh = (uint32_t)field(w, 2, f->nh_bits);
+    o->addr = (uint32_t)field(w, 2 + f->nh_bits, f->addr_bits);
+    o->stage = (unsigned)field(w, p, 8);
+    o->jump = 0;
+}
+
+uint64_t lpm_dit_encode(const lpm_word_fmt *f, const lpm_node_word *in)
+{
+    uint64_t w = (uint64_t)(in->child != 0) | (uint64_t)(in->valid != 0) << 1;
+    if (in->valid)
+        w |= (uint64_t)in->nh << 2;
+    if (in->child)
+        w |= (uint64_t)in->addr << (2 + f->nh_bits) |
+             (uint64_t)in->stage << (2 + f->nh_bits + f->addr_bits);
+    return w;
+}
+
+/* ---- the interpreter ---- */
+
+void lpm_image_dispatch(const lpm_image *img, const lpm_addr *key, lpm_visit *v)
+{
+    memset(v, 0, sizeof *v);
+    v->key = lpm_addr_mask(key, img->key_bits);
+    v->best_nh = LPM_NH_NONE;
+    lpm_node_word e;
+    lpm_dit_decode(&img->fmt, img->dit[lpm_addr_bits(&v->key, 0, img->x)], &e);
+    if (e.valid)
+        v->best_nh = e.nh;
+    if (!e.child) {
+        v->done = 1;
+        v->bitpos = img->x;
+        return;
+    }
+    unsigned k = img->stride[e.stage];
+    v->stage = e.stage;
+    v->addr = e.addr + (uint32_t)lpm_addr_bits(&v->key, img->x, k);
+    v->bitpos = img->x + k;
+}
+
+void lpm_image_visit(const lpm_image *img, lpm_visit *v)
+{
+    lpm_node_word w;
+    lpm_word_decode(&img->fmt, img->mem[v->stage][v->addr], &w);
+    v->visits++;
+    if (w.valid)
+        v->best_nh = w.nh;
+    if (!w.child || v->bitpos >= img->key_bits) {
+        v->done = 1;
+        return;
+    }
+    unsigned t = w.jump ? w.stage : v->stage + 1;
+    if (img->ring) {
+        if (t >= img->stages)
+            t -= img->stages;
+        if (t <= v->stage)
+            v->loops++;
+    }
+    unsigned k = img->stride[t];
+    v->stage = t;
+    v->addr = w.addr + (uint32_t)lpm_addr_bits(&v->key, v->bitpos, k);
+    v->bitpos += k;
+}
+
+uint32_t lpm_image_lookup(const lpm_image *img, const lpm_addr *key)
+{
+    lpm_visit v;
+    lpm_image_dispatch(img, key, &v);
+    while (!v.done)
+        lpm_image_visit(img, &v);
+    return v.best_nh;
+}
+
+/* ---- validation: every rule of docs/image-format.md section 3 ---- */
+
+static int block_ok(const lpm_image *img, unsigned t, uint32_t addr)
+{
+    return t < img->stages && (uint64_t)addr + (1ULL << img->stride[t]) <= img->used[t];
+}
+
+int lpm_image_validate(const lpm_image *img, lpm_err *err)
+{
+    const lpm_word_fmt *f = &img->fmt;
+    if (img->family != LPM_AF_INET && img->family != LPM_AF_INET6)
+        return lpm_err_set(err, LPM_EINPUT, "family %d is neither 4 nor 6", img->family);
+    if (img->key_bits != lpm_family_bits(img->family))
+        return lpm_err_set(err, LPM_EINPUT, "key_bits %u does not fit family %d", img->key_bits, img->family);
+    if (img->stages < 1 || img->stages > LPM_IMAGE_MAX_STAGES)
+        return lpm_err_set(err, LPM_EINPUT, "stage count %u is not in 1..%d", img->stages, LPM_IMAGE_MAX_STAGES);
+    if (img->x > LPM_IMAGE_MAX_X || img->x > img->key_bits)
+        return lpm_err_set(err, LPM_EINPUT, "initial stride %u is not in 0..%d", img->x, LPM_IMAGE_MAX_X);
+    if (f->nh_bits < 1 || f->nh_bits > LPM_IMAGE_MAX_NH_BITS || f->addr_bits < 1 ||
+        f->addr_bits > LPM_IMAGE_MAX_ADDR_BITS || f->stage_bits > 8)
+        return lpm_err_set(err, LPM_EINPUT, "field widths nh %u, addr %u, stage %u out of range",
+                           f->nh_bits, f->addr_bits, f->stage_bits);
+    if (img->nh.n > (1ULL << f->nh_bits))
+        return lpm_err_set(err, LPM_EINPUT, "%zu next hops do not fit %u-bit indexes", img->nh.n, f->nh_bits);
+    for (unsigned s = 0; s < img->stages; s++) {
+        if (img->stride[s] < 1 || img->stride[s] > LPM_IMAGE_MAX_STRIDE)
+            return lpm_err_set(err, LPM_EINPUT, "stage %u: stride %u is not in 1..%d", s, img->stride[s], LPM_IMAGE_MAX_STRIDE);
+        if (img->depth[s] < 1 || img->depth[s] > (1ULL << f->addr_bits))
+            return lpm_err_set(err, LPM_EINPUT, "stage %u: depth %u is not in 1..2^%u", s, img->depth[s], f->addr_bits);
+        if (img->used[s] > img->depth[s])
+            return lpm_err_set(err, LPM_EINPUT, "stage %u: used %u exceeds depth %u", s, img->used[s], img->depth[s]);
+    }
+    uint64_t wmask = img->word_bits >= 64 ? ~0ULL : (1ULL << img->word_bits) - 1;
+    uint64_t dmask = img->dit_bits >= 64 ? ~0ULL : (1ULL << img->dit_bits) - 1;
+    lpm_node_word w;
+    for (uint64_t i = 0; i < (1ULL << img->x); i++) {
+        uint64_t e = img->dit[i];
+        lpm_dit_decode(f, e, &w);
+        if ((e & ~dmask) || lpm_dit_encode(f, &w) != e)
+            return lpm_err_set(err, LPM_EINPUT, "direct index entry %llu: reserved or disabled bits set", (unsigned long long)i);
+        if (w.valid && w.nh >= img->nh.n)
+            return lpm_err_set(err, LPM_EINPUT, "direct index entry %llu: next hop %u out of range (%zu next hops)",
+                               (unsigned long long)i, w.nh, img->nh.n);
+        if (w.child && !block_ok(img, w.stage, w.addr))
+            return lpm_err_set(err, LPM_EINPUT, "direct index entry %llu: child block stage %u address %u out of range",
+                               (unsigned long long)i, w.stage, w.addr);
+    }
+    for (unsigned s = 0; s < img->stages; s++) {
+        for (uint32_t a = 0; a < img->depth[s]; a++) {
+            uint64_t x = img->mem[s][a];
+            if (!x)
+                continue;
+            if (a >= img->used[s])
+                return lpm_err_set(err, LPM_EINPUT, "stage %u word %u: nonzero word in head room (used %u)", s, a, img->used[s]);
+            lpm_word_decode(f, x, &w);
+            if ((x & ~wmask) || lpm_word_encode(f, &w) != x)
+                return lpm_err_set(err, LPM_EINPUT, "stage %u word %u: reserved or disabled bits set", s, a);
+            if (w.valid && w.nh >= img->nh.n)
+                return lpm_err_set(err, LPM_EINPUT, "stage %u word %u: next hop %u out of range (%zu next hops)",
+                                   s, a, w.nh, img->nh.n);
+            if (!w.child)
+                continue;
+            unsigned t = w.jump ? w.stage : s + 1;
+            if (img->ring && !w.jump && t == img->stages)
+                t = 0;
+            if (t >= img->stages || (!img->ring && t <= s))
+                return lpm_err_set(err, LPM_EINPUT, "stage %u word %u: child stage %u is out of range for a %s pipeline of %u stages",
+                                   s, a, t, img->ring ? "ring" : "linear", img->stages);
+            if (!block_ok(img, t, w.addr))
+                return lpm_err_set(err, LPM_EINPUT, "stage %u word %u: child block at stage %u address %u is out of range (used %u)",
+                                   s, a, t, w.addr, img->used[t]);
+        }
+    }
+    for (size_t i = 0; i < img->nroutes; i++) {
+        const lpm_route *r = &img->routes[i];
+        lpm_addr m = lpm_addr_mask(&r->pfx.addr, r->pfx.len);
+        if (r->pfx.len > img->key_bits || !lpm_addr_eq(&m, &r->pfx.addr) || r->nh >= img->nh.n)
+            return lpm_err_set(err, LPM_EINPUT, "route %zu: bad length, host bits or next hop", i);
+        if (i) {
+            const lpm_route *q = &img->routes[i - 1];
+            int c = lpm_addr_cmp(&q->pfx.addr, &r->pfx.addr);
+            if (c > 0 || (c == 0 && q->pfx.len >= r->pfx.len))
+                return lpm_err_set(err, LPM_EINPUT, "route %zu: routes are not strictly sorted", i);
+        }
+    }
+    return LPM_OK;
+}

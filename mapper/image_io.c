@@ -1,0 +1,358 @@
+/* Reading and writing .lpi files, exactly as docs/image-format.md says. */
+#include "image_int.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+static const char magic[8] = { 'L', 'P', 'M', 'I', 'M', 'A', 'G', 'E' };
+
+/* A growing byte buffer: the file is assembled (and CRC'd) in memory. */
+typedef struct {
+    unsigned char *p;
+    size_t n, cap;
+    int oom;
+} buf_t;
+
+static void put(buf_t *b, const void *src, size_t n)
+{
+    if (b->oom)
+        return;
+    if (b->n + n > b->cap) {
+        size_t c = b->cap ? b->cap : 4096;
+        while (c < b->n + n)
+            c *= 2;
+        unsigned char *q = realloc(b->p, c);
+        if (!q) {
+            b->oom = 1;
+            return;
+        }
+        b->p = q;
+        b->cap = c;
+    }
+    memcpy(b->p + b->n, src, n);
+    b->n += n;
+}
+
+static void put_le(buf_t *b, uint64_t v, unsigned bytes)
+{
+    unsigned char t[8];
+    for (unsigned i = 0; i < bytes; i++)
+        t[i] = (unsigned char)(v >> (8 * i));
+    put(b, t, bytes);
+}
+
+static uint64_t get_le(const unsigned char *p, unsigned bytes)
+{
+    uint64_t v = 0;
+    for (unsigned i = 0; i < bytes; i++)
+        v |= (uint64_t)p[i] << (8 * i);
+    return v;
+}
+
+int lpm_image_save(const lpm_image *img, const char *path, lpm_err *err)
+{
+    lpm_err local;
+    if (!err)
+        err = &local;
+    int rc = lpm_image_validate(img, err);
+    if (rc) {
+        char m[sizeof err->msg];
+        snprintf(m, sizeof m, "%s", err->msg);
+        return lpm_err_set(err, LPM_EFAIL, "%s: refusing to save an invalid image: %s", path, m);
+    }
+    buf_t b = { 0 };
+    put(&b, magic, 8);
+    put_le(&b, LPM_IMAGE_VERSION, 2);
+    unsigned char h[14] = {
+        (unsigned char)img->family, (unsigned char)img->ring, (unsigned char)img->stages,
+        (unsigned char)img->x, (unsigned char)img->key_bits, (unsigned char)img->word_bits,
+        (unsigned char)img->fmt.nh_bits, (unsigned char)img->fmt.addr_bits,
+        (unsigned char)img->fmt.stage_bits, (unsigned char)img->dit_bits,
+        (unsigned char)img->map_kind, (unsigned char)img->stride_k,
+        (unsigned char)img->headroom_pct, (unsigned char)img->split,
+    };
+    put(&b, h, sizeof h);
+    put_le(&b, img->nh.n, 4);
+    put_le(&b, 0, 4);
+    put_le(&b, img->nroutes, 8);
+    put_le(&b, 0, 8);
+    put_le(&b, 0, 8);
+    put_le(&b, 0, 8);
+    for (unsigned s = 0; s < img->stages; s++) {
+        put_le(&b, img->stride[s], 4);
+        put_le(&b, img->depth[s], 4);
+        put_le(&b, img->used[s], 4);
+    }
+    unsigned db = (img->dit_bits + 7) / 8, wb = (img->word_bits + 7) / 8;
+    for (uint64_t i = 0; i < (1ULL << img->x); i++)
+        put_le(&b, img->dit[i], db);
+    for (unsigned s = 0; s < img->stages; s++)
+        for (uint32_t a = 0; a < img->depth[s]; a++)
+            put_le(&b, img->mem[s][a], wb);
+    for (size_t i = 0; i < img->nh.n; i++) {
+        size_t n = strlen(img->nh.name[i]);
+        put_le(&b, n, 2);
+        put(&b, img->nh.name[i], n);
+    }
+    unsigned ab = img->key_bits / 8;
+    for (size_t i = 0; i < img->nroutes; i++) {
+        const lpm_route *r = &img->routes[i];
+        unsigned char a[16];
+        for (unsigned k = 0; k < 8; k++) {
+            a[k] = (unsigned char)(r->pfx.addr.hi >> (56 - 8 * k));
+            a[8 + k] = (unsigned char)(r->pfx.addr.lo >> (56 - 8 * k));
+        }
+        put(&b, a, ab);
+        put(&b, &r->pfx.len, 1);
+        put_le(&b, r->nh, 4);
+    }
+    if (b.oom) {
+        free(b.p);
+        return lpm_err_set(err, LPM_EFAIL, "%s: out of memory", path);
+    }
+    uLong crc = crc32(0L, Z_NULL, 0);
+    for (size_t off = 0; off < b.n; off += 1u << 30) {
+        size_t n = b.n - off < (1u << 30) ? b.n - off : (1u << 30);
+        crc = crc32(crc, b.p + off, (uInt)n);
+    }
+    put_le(&b, crc, 4);
+    FILE *fp = strcmp(path, "-") ? fopen(path, "wb") : stdout;
+    if (!fp) {
+        free(b.p);
+        return lpm_err_set(err, LPM_EFAIL, "%s: %s", path, strerror(errno));
+    }
+    size_t w = fwrite(b.p, 1, b.n, fp);
+    int bad = w != b.n || ferror(fp);
+    if (fp != stdout)
+        bad |= fclose(fp) != 0;
+    else
+        bad |= fflush(fp) != 0;
+    free(b.p);
+    if (bad || b.oom)
+        return lpm_err_set(err, LPM_EFAIL, "%s: write failed: %s", path, strerror(errno));
+    return LPM_OK;
+}
+
+static int read_all(const char *path, unsigned char **out, size_t *n, lpm_err *err)
+{
+    FILE *fp = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+    if (!fp)
+        return lpm_err_set(err, LPM_EINPUT, "%s: %s", path, strerror(errno));
+    size_t cap = 1 << 16, len = 0;
+    unsigned char *p = malloc(cap);
+    while (p) {
+        if (len == cap) {
+            unsigned char *q = realloc(p, cap * 2);
+            if (!q) {
+                free(p);
+                p = NULL;
+                break;
+            }
+            p = q;
+            cap *= 2;
+        }
+        size_t r = fread(p + len, 1, cap - len, fp);
+        len += r;
+        if (r == 0)
+            break;
+    }
+    int bad = !p || ferror(fp);
+    if (fp != stdin)
+        fclose(fp);
+    if (bad) {
+        free(p);
+        return lpm_err_set(err, p ? LPM_EINPUT : LPM_EFAIL, "%s: read failed", path);
+    }
+    *out = p;
+    *n = len;
+    return LPM_OK;
+}
+
+/* A cursor over the file: every read checks the length first. */
+typedef struct {
+    const unsigned char *p;
+    size_t n, off;
+} cur_t;
+
+static int take(cur_t *c, size_t n, const unsigned char **q)
+{
+    if (c->n - c->off < n)
+        return -1;
+    *q = c->p + c->off;
+    c->off += n;
+    return 0;
+}
+
+#define TRUNC(what) lpm_err_set(err, LPM_EINPUT, "%s: truncated image (in the %s)", path, what)
+
+static int parse(lpm_image **out, const char *path, const unsigned char *p, size_t n, lpm_err *err)
+{
+    cur_t c = { p, n, 0 };
+    const unsigned char *q;
+    if (n < 8 || memcmp(p, magic, 8))
+        return lpm_err_set(err, LPM_EINPUT, "%s: not a pipeline image (wrong magic)", path);
+    if (n < 68)
+        return TRUNC("header");
+    uint32_t crc_file = (uint32_t)get_le(p + n - 4, 4);
+    uLong crc = crc32(0L, Z_NULL, 0);
+    for (size_t off = 0; off < n - 4; off += 1u << 30) {
+        size_t k = n - 4 - off < (1u << 30) ? n - 4 - off : (1u << 30);
+        crc = crc32(crc, p + off, (uInt)k);
+    }
+    take(&c, 8, &q);
+    take(&c, 56, &q);
+    unsigned version = (unsigned)get_le(q, 2);
+    if (version != LPM_IMAGE_VERSION)
+        return lpm_err_set(err, LPM_EINPUT, "%s: image version %u is not supported (this build reads %d)", path, version, LPM_IMAGE_VERSION);
+    const unsigned char *h = q + 2;
+    unsigned family = h[0], ring = h[1], stages = h[2], x = h[3], key_bits = h[4];
+    unsigned word_bits = h[5], dit_bits = h[13 - 4];
+    lpm_word_fmt f = { h[6], h[7], h[8] };
+    uint32_t nh_count = (uint32_t)get_le(q + 16, 4);
+    uint64_t nroutes = get_le(q + 24, 8);
+    for (unsigned i = 20; i < 24; i++)
+        if (q[i])
+            return lpm_err_set(err, LPM_EINPUT, "%s: reserved header bytes are not zero", path);
+    for (unsigned i = 32; i < 56; i++)
+        if (q[i])
+            return lpm_err_set(err, LPM_EINPUT, "%s: reserved header bytes are not zero", path);
+    if (family != 4 && family != 6)
+        return lpm_err_set(err, LPM_EINPUT, "%s: family %u is neither 4 nor 6", path, family);
+    if (ring > 1)
+        return lpm_err_set(err, LPM_EINPUT, "%s: arch %u is neither 0 (linear) nor 1 (ring)", path, ring);
+    if (stages < 1)
+        return lpm_err_set(err, LPM_EINPUT, "%s: zero stages", path);
+    if (x > LPM_IMAGE_MAX_X)
+        return lpm_err_set(err, LPM_EINPUT, "%s: initial stride %u is over %d", path, x, LPM_IMAGE_MAX_X);
+    if (key_bits != lpm_family_bits((int)family))
+        return lpm_err_set(err, LPM_EINPUT, "%s: key_bits %u does not fit family %u", path, key_bits, family);
+    if (f.nh_bits < 1 || f.nh_bits > LPM_IMAGE_MAX_NH_BITS || f.addr_bits < 1 ||
+        f.addr_bits > LPM_IMAGE_MAX_ADDR_BITS || f.stage_bits > 8)
+        return lpm_err_set(err, LPM_EINPUT, "%s: field widths nh %u, addr %u, stage %u out of range", path,
+                           f.nh_bits, f.addr_bits, f.stage_bits);
+    if (nh_count > (1ULL << f.nh_bits))
+        return lpm_err_set(err, LPM_EINPUT, "%s: %u next hops do not fit %u-bit indexes", path, nh_count, f.nh_bits);
+    uint8_t stride[LPM_IMAGE_MAX_STAGES];
+    uint32_t depth[LPM_IMAGE_MAX_STAGES], used[LPM_IMAGE_MAX_STAGES];
+    for (unsigned s = 0; s < stages; s++) {
+        if (take(&c, 12, &q))
+            return TRUNC("stage table");
+        stride[s] = q[0];
+        if (q[1] || q[2] || q[3])
+            return lpm_err_set(err, LPM_EINPUT, "%s: stage %u: reserved bytes are not zero", path, s);
+        depth[s] = (uint32_t)get_le(q + 4, 4);
+        used[s] = (uint32_t)get_le(q + 8, 4);
+        if (stride[s] < 1 || stride[s] > LPM_IMAGE_MAX_STRIDE)
+            return lpm_err_set(err, LPM_EINPUT, "%s: stage %u: stride %u is not in 1..%d", path, s, stride[s], LPM_IMAGE_MAX_STRIDE);
+        if (depth[s] < 1 || depth[s] > (1ULL << f.addr_bits))
+            return lpm_err_set(err, LPM_EINPUT, "%s: stage %u: depth %u is not in 1..2^%u", path, s, depth[s], f.addr_bits);
+        if (used[s] > depth[s])
+            return lpm_err_set(err, LPM_EINPUT, "%s: stage %u: used %u exceeds depth %u", path, s, used[s], depth[s]);
+    }
+    /* Sizes before allocating, so that a lying header cannot ask for much. */
+    unsigned wb = (word_bits + 7) / 8, db = (dit_bits + 7) / 8;
+    uint64_t need = ((uint64_t)db << x);
+    for (unsigned s = 0; s < stages; s++)
+        need += (uint64_t)wb * depth[s];
+    if (need > n - c.off)
+        return TRUNC("memories");
+    lpm_image *img = lpm_image_alloc((int)family, (int)ring, stages, x, &f, stride, depth);
+    if (!img)
+        return lpm_err_set(err, LPM_EFAIL, "%s: out of memory", path);
+    if (img->word_bits != word_bits || img->dit_bits != dit_bits) {
+        lpm_image_free(img);
+        return lpm_err_set(err, LPM_EINPUT, "%s: word_bits %u / dit_bits %u do not match the field widths (%u / %u)",
+                           path, word_bits, dit_bits, img->word_bits, img->dit_bits);
+    }
+    img->map_kind = h[10];
+    img->stride_k = h[11];
+    img->headroom_pct = h[12];
+    img->split = h[13];
+    memcpy(img->used, used, sizeof(uint32_t) * stages);
+    int rc = LPM_OK;
+    for (uint64_t i = 0; i < (1ULL << x); i++) {
+        take(&c, db, &q);
+        img->dit[i] = get_le(q, db);
+    }
+    for (unsigned s = 0; s < stages; s++)
+        for (uint32_t a = 0; a < depth[s]; a++) {
+            take(&c, wb, &q);
+            img->mem[s][a] = get_le(q, wb);
+        }
+    for (uint32_t i = 0; i < nh_count && !rc; i++) {
+        if (take(&c, 2, &q)) {
+            rc = TRUNC("next-hop table");
+            break;
+        }
+        unsigned len = (unsigned)get_le(q, 2);
+        if (len < 1 || len > 1024 || take(&c, len, &q)) {
+            rc = len < 1 || len > 1024 ? lpm_err_set(err, LPM_EINPUT, "%s: next hop %u: length %u is not in 1..1024", path, i, len)
+                                       : TRUNC("next-hop table");
+            break;
+        }
+        for (unsigned k = 0; k < len; k++)
+            if (q[k] <= ' ' || q[k] == 127)
+                rc = lpm_err_set(err, LPM_EINPUT, "%s: next hop %u: control or blank character", path, i);
+        if (!rc && lpm_nhtab_intern(&img->nh, (const char *)q, len) != i)
+            rc = lpm_err_set(err, LPM_EINPUT, "%s: next hop %u: duplicate token", path, i);
+    }
+    unsigned ab = key_bits / 8;
+    if (!rc && nroutes > (n - c.off) / (ab + 5))
+        rc = TRUNC("route section");
+    if (!rc && nroutes) {
+        img->routes = malloc(nroutes * sizeof *img->routes);
+        if (!img->routes)
+            rc = lpm_err_set(err, LPM_EFAIL, "%s: out of memory", path);
+    }
+    for (uint64_t i = 0; i < nroutes && !rc; i++) {
+        take(&c, ab + 5, &q);
+        lpm_route *r = &img->routes[i];
+        memset(r, 0, sizeof *r);
+        for (unsigned k = 0; k < ab; k++) {
+            if (k < 8)
+                r->pfx.addr.hi |= (uint64_t)q[k] << (56 - 8 * k);
+            else
+                r->pfx.addr.lo |= (uint64_t)q[k] << (56 - 8 * (k - 8));
+        }
+        r->pfx.len = q[ab];
+        r->pfx.family = (uint8_t)family;
+        r->nh = (uint32_t)get_le(q + ab + 1, 4);
+        img->nroutes = i + 1;
+    }
+    if (!rc && n - c.off != 4)
+        rc = n - c.off < 4 ? TRUNC("trailer")
+                           : lpm_err_set(err, LPM_EINPUT, "%s: %zu bytes after the image", path, n - c.off - 4);
+    if (!rc && crc_file != (uint32_t)crc)
+        rc = lpm_err_set(err, LPM_EINPUT, "%s: CRC mismatch (file says %08x, content gives %08x)", path,
+                         crc_file, (unsigned)crc);
+    if (!rc && (rc = lpm_image_validate(img, err)) != 0) {
+        char m[sizeof err->msg];
+        snprintf(m, sizeof m, "%s", err->msg);
+        rc = lpm_err_set(err, LPM_EINPUT, "%s: %s", path, m);
+    }
+    if (rc) {
+        lpm_image_free(img);
+        return rc;
+    }
+    *out = img;
+    return LPM_OK;
+}
+
+int lpm_image_load(lpm_image **img, const char *path, lpm_err *err)
+{
+    lpm_err local;
+    if (!err)
+        err = &local;
+    unsigned char *p = NULL;
+    size_t n = 0;
+    *img = NULL;
+    int rc = read_all(path, &p, &n, err);
+    if (rc)
+        return rc;
+    rc = parse(img, path, p, n, err);
+    free(p);
+    return rc;
+}

@@ -1,0 +1,71 @@
+/* Mapping a table onto pipeline stages: the CAMP ring (min-max coloring,
+ * optional adaptive split) and the linear write-bubble mappings (level,
+ * height, balanced). The result is a pipeline image (image.h) plus a
+ * report of what the mapping cost. */
+#ifndef LPM_MAP_H
+#define LPM_MAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../core/err.h"
+#include "../core/fib.h"
+#include "image.h"
+
+typedef struct lpm_map_opts {
+    int kind;              /* enum lpm_map_kind */
+    unsigned stages;       /* N; linear: 0 = as many as the table needs */
+    unsigned x;            /* initial stride (direct index table bits) */
+    unsigned stride;       /* block stride K, 1..8 (balanced: chosen per stage) */
+    unsigned headroom_pct; /* free words per stage for updates, % of used */
+    unsigned split;        /* adaptive ring: split height in levels (0: N) */
+    unsigned nh_bits;      /* 0: enough for the table's next hops, plus one bit */
+} lpm_map_opts;
+
+void lpm_map_opts_default(lpm_map_opts *o);
+const char *lpm_map_kind_name(int kind);
+int lpm_map_kind_parse(const char *arch, const char *mapping); /* -1 if unknown */
+
+/* What a mapping cost. Figures from the image itself (per-stage words) are
+ * filled by lpm_map_report_image; the rest by the mapper. */
+typedef struct lpm_map_report {
+    int kind, family, ring;
+    unsigned stages, x, word_bits, dit_bits;
+    uint32_t used[LPM_IMAGE_MAX_STAGES], depth[LPM_IMAGE_MAX_STAGES];
+    uint8_t stride[LPM_IMAGE_MAX_STAGES];
+    uint64_t words_used, words_alloc, bits_used, dit_entries, dit_bits_total;
+    uint32_t fullest;       /* words in the fullest stage */
+    double mean;            /* mean words per stage */
+    double max_over_mean;   /* fullest / mean */
+    /* against one memory holding the same blocks from the root (x = 0) */
+    uint64_t unpiped_words, unpiped_bits;
+    double overhead_words_pct, overhead_bits_pct;
+    size_t routes;
+    size_t subtrees;        /* colored units (subtrees, or pieces when split) */
+    unsigned height_min, height_max; /* in blocks */
+    double height_mean;
+    unsigned max_loops;     /* most wraps any walk makes (ring) */
+    size_t blocks_after_wrap;
+    double seconds;         /* mapping time */
+} lpm_map_report;
+
+/* Maps a finished FIB. rep may be NULL. */
+int lpm_map_build(lpm_image **out, const lpm_fib *f, const lpm_map_opts *o,
+                  lpm_map_report *rep, lpm_err *err);
+
+/* The same in two steps, so that one trie serves several stage counts and
+ * mappings: a tree prepared with x and stride K serves ring, adaptive,
+ * level and height images of that x and K; a balanced one only balanced
+ * images of its stage count. The FIB must outlive the tree. */
+typedef struct lpm_maptree lpm_maptree;
+int lpm_maptree_new(lpm_maptree **m, const lpm_fib *f, const lpm_map_opts *o, lpm_err *err);
+int lpm_maptree_image(lpm_maptree *m, const lpm_map_opts *o, lpm_image **out, lpm_map_report *rep, lpm_err *err);
+void lpm_maptree_free(lpm_maptree *m);
+
+/* Fills the per-stage and memory figures of rep from an image. */
+void lpm_map_report_image(const lpm_image *img, lpm_map_report *rep);
+void lpm_map_report_json(const lpm_map_report *r, FILE *fp);
+void lpm_map_report_table(const lpm_map_report *r, FILE *fp);
+
+#endif

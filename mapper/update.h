@@ -1,0 +1,77 @@
+/* Route updates compiled into write bubbles (Basu & Narlikar, as GAMT uses
+ * them): each announce or withdraw changes the table, the changed words are
+ * placed in per-stage head room, and become writes (stage, address, word)
+ * packed into bubbles with at most one write per stage. Deletes are lazy:
+ * blocks are never unlinked, so no lookup in flight can follow a pointer
+ * into reused memory; a rebuild (second copy) collects them.
+ *
+ * Ordering: writes into head room (new blocks nothing points to yet) come
+ * first; the words a lookup can reach come after. Every lookup path holds
+ * at most one reachable word that an update changes (the entry of one
+ * block, one DIT entry, or the one pointer that links a new chain), so any
+ * prefix of the bubble sequence, and any bubble caught half-way, answers
+ * each lookup as before or as after the update. */
+#ifndef LPM_UPDATE_H
+#define LPM_UPDATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../core/err.h"
+#include "../core/prefix.h"
+#include "image.h"
+
+typedef struct lpm_write {
+    uint32_t stage;   /* LPM_IMAGE_DIT for the direct index table */
+    uint32_t addr;
+    uint64_t word;
+} lpm_write;
+
+typedef struct lpm_bubble {
+    size_t first, n;  /* writes[first .. first+n), stages distinct, ascending (DIT first) */
+} lpm_bubble;
+
+enum lpm_rebuild_reason {
+    LPM_REBUILD_NONE = 0,
+    LPM_REBUILD_HEADROOM,  /* a stage had no free block */
+    LPM_REBUILD_STAGES,    /* a linear pipeline needed a stage it does not have */
+    LPM_REBUILD_NH_BITS,   /* the next-hop table outgrew its index width */
+    LPM_REBUILD_BALANCE    /* fullest stage over mean passed the threshold */
+};
+const char *lpm_rebuild_reason_name(int r);
+
+typedef struct lpm_upd_opts {
+    double rebalance_at;   /* rebuild when fullest/mean exceeds this (0: never) */
+} lpm_upd_opts;
+
+typedef struct lpm_upd_stats {
+    size_t updates, announces, withdraws, noops;
+    size_t writes, bubbles, max_writes, max_bubbles;
+    size_t dit_writes, stage_writes[LPM_IMAGE_MAX_STAGES];
+    size_t blocks_added;
+    size_t rebuilds, rebuild_why[5];
+} lpm_upd_stats;
+
+typedef struct lpm_upd lpm_upd;
+
+/* Starts from a copy of img (which must carry its route section). */
+int lpm_upd_new(lpm_upd **out, const lpm_image *img, const lpm_upd_opts *o, lpm_err *err);
+void lpm_upd_free(lpm_upd *u);
+
+/* One update: op 'a' (announce; replaces) or 'w' (withdraw; absent prefix is
+ * a no-op). nh is the next-hop token of an announce. Afterwards the writes
+ * and bubbles of this update are in lpm_upd_last; *rebuilt (if non-NULL)
+ * tells whether the image was rebuilt instead (then there are no bubbles:
+ * the new image replaces the old as a second copy). */
+int lpm_upd_apply(lpm_upd *u, char op, const lpm_prefix *p, const char *nh, int *rebuilt, lpm_err *err);
+void lpm_upd_last(const lpm_upd *u, const lpm_write **w, size_t *nw, const lpm_bubble **b, size_t *nb);
+int lpm_upd_last_reason(const lpm_upd *u);
+
+/* The current image (valid until the next apply). */
+const lpm_image *lpm_upd_image(const lpm_upd *u);
+/* Stores the current table in the image's route section (call before
+ * saving); LPM_EFAIL on no memory. */
+int lpm_upd_sync_routes(lpm_upd *u, lpm_err *err);
+const lpm_upd_stats *lpm_upd_get_stats(const lpm_upd *u);
+
+#endif

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# title: cycle-level simulator speed: lookups/s against a plain 24-way interleaved walk of the same image
+# The simulator (checking off, traffic preloaded) and --walk-baseline 24 on
+# the same image and addresses; medians of 3 runs (CPU time), and the ratio.
+# Also the bare ring's cycles/s (synthetic, 24 stages, every stage read),
+# the figure to set against the Verilated RTL.
+set -uo pipefail
+BIN=${BIN:-build/lpmpipe}
+W=$(mktemp -d /tmp/lpmpipe-bench-sim.XXXXXX)
+trap 'rm -rf "$W"' EXIT
+median() { sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+V4=${LPMPIPE_DATA:+$LPMPIPE_DATA/routeviews-pfx2as-v4-2020-02.txt.xz}
+if [ -n "$V4" ] && [ -f "$V4" ]; then
+  fib=$V4 name="routeviews-pfx2as-v4 (845K prefixes)"
+else
+  echo "NOTE: no real table: a synthetic one stands in"
+  awk 'BEGIN { srand(3); for (i = 0; i < 200000; i++) { ip = int(rand() * 4294967296); l = 8 + int(rand() * 17); m = 2 ^ (32 - l); ip = int(ip / m) * m;
+    printf "%d.%d.%d.%d/%d nh%d\n", int(ip / 16777216), int(ip / 65536) % 256, int(ip / 256) % 256, ip % 256, l, i % 50 } }' >"$W/t.fib"
+  fib=$W/t.fib name="synthetic 200K prefixes"
+fi
+"$BIN" map --fib "$fib" --stages 24 -o "$W/r24.lpi" >/dev/null 2>&1 || { echo "map failed"; exit 1; }
+if ! "$BIN" trace gen --fib "$fib" --kind random-match --count 1000000 --seed 1 -o "$W/t.trace" 2>/dev/null; then
+  # no trace generator in this binary: addresses inside the table's prefixes
+  xzcat -f "$fib" | awk '!/^#/ { split($1, p, "/"); print p[1] }' | head -1000000 >"$W/t.trace"
+fi
+n=$(wc -l <"$W/t.trace")
+for i in 1 2 3; do
+  "$BIN" sim --image "$W/r24.lpi" --trace "$W/t.trace" --queue 16 --issue-width 4 --no-check --preload --timing --json 2>&1 >/dev/null |
+    sed -n 's/.* s: \([0-9]*\) lookups\/s, \([0-9]*\) cycles\/s/\1 \2/p' >>"$W/sim"
+  "$BIN" sim --image "$W/r24.lpi" --trace "$W/t.trace" --walk-baseline 24 --preload |
+    sed -n 's/.*"lookups_per_s":\([0-9]*\).*/\1/p' >>"$W/walk"
+  "$BIN" sim --synthetic 24 --count 300000 --queue 16 --no-check --timing --json 2>&1 >/dev/null |
+    sed -n 's/.* s: \([0-9]*\) lookups\/s, \([0-9]*\) cycles\/s/\2/p' >>"$W/bare"
+done
+s=$(cut -d' ' -f1 "$W/sim" | median) c=$(cut -d' ' -f2 "$W/sim" | median) wk=$(median <"$W/walk") b=$(median <"$W/bare")
+printf '%-44s %s, 24-stage ring (stride 1), %s random-match lookups\n' "table" "$name" "$n"
+printf '%-44s %12.0f lookups/s  (%.0f cycles/s)\n' "lpmpipe sim (queue 16, W 4, --no-check)" "$s" "$c"
+printf '%-44s %12.0f lookups/s\n' "24-way interleaved walk of the same image" "$wk"
+printf '%-44s %12.2f\n' "ratio sim / walk (aim >= 0.5)" "$(awk -v a="$s" -v b="$wk" 'BEGIN { print a / b }')"
+printf '%-44s %12.0f cycles/s\n' "bare synthetic ring, 24 stages, all read" "$b"

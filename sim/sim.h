@@ -1,0 +1,132 @@
+/* The cycle-level simulator of CAMP ring and write-bubble linear pipelines.
+ *
+ * The rules it implements are docs/microarchitecture.md, word for word; the
+ * generated RTL must reproduce its cycle log. The core knows nothing of the
+ * image format: it walks lookups through a walker (the pipeline image, a
+ * synthetic workload, or a test's hand-made memory), pulls requests from a
+ * source callback (streaming: memory does not grow with trace length) and
+ * hands finished lookups to a sink callback. */
+#ifndef LPM_SIM_H
+#define LPM_SIM_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../core/err.h"
+#include "sim_visit.h"
+
+/* What the simulator needs from a pipeline: the image's dispatch/visit pair,
+ * and a write port for bubbles. */
+typedef struct lpm_sim_walker {
+    void *ctx;
+    unsigned stages;
+    int ring; /* 0: linear */
+    void (*dispatch)(void *ctx, const lpm_addr *key, lpm_visit *v);
+    void (*visit)(void *ctx, lpm_visit *v);
+    void (*write)(void *ctx, unsigned stage, uint32_t addr, uint64_t word);
+} lpm_sim_walker;
+
+/* One write of a bubble; a bubble carries at most one per stage, and at
+ * most one into the direct index table (stage LPM_SIM_DIT). */
+#define LPM_SIM_DIT 0xFFFFu
+typedef struct lpm_sim_write {
+    unsigned stage;
+    uint32_t addr;
+    uint64_t word;
+} lpm_sim_write;
+
+#define LPM_SIM_MAX_STAGES 256
+
+typedef struct lpm_sim_bubble {
+    unsigned nw;
+    lpm_sim_write w[LPM_SIM_MAX_STAGES + 1];
+    uint64_t ready;   /* first cycle it may enter the dispatch window */
+    uint64_t update;  /* the update it belongs to */
+    int first, last;  /* first / last bubble of its update */
+    uint64_t seq;     /* set by the simulator: 0, 1, ... in entry order */
+} lpm_sim_bubble;
+
+typedef struct lpm_sim_cfg {
+    unsigned queue;        /* per-stage queue depth (0: no queues) */
+    unsigned width;        /* issue width W */
+    unsigned lookahead;    /* 0: in-order dispatch; K >= W: a K-entry window,
+                              items of other entry stages pass a waiting one */
+    unsigned rob;          /* reorder buffer entries (0: none) */
+    double load;           /* offered requests per cycle (0: continuous backlog) */
+    uint64_t warmup;       /* cycles left out of the steady-state window */
+    FILE *cycle_log;       /* NULL: none */
+} lpm_sim_cfg;
+
+void lpm_sim_cfg_default(lpm_sim_cfg *c);
+
+/* A request source: fills *key with the next request's address; returns 1,
+ * 0 at the end, or -1 on error (message in err). */
+typedef int (*lpm_sim_source_fn)(void *ctx, lpm_addr *key, lpm_err *err);
+/* A bubble source: fills *b with the next bubble (b->ready set); 1, 0, -1. */
+typedef int (*lpm_sim_bubble_fn)(void *ctx, lpm_sim_bubble *b, lpm_err *err);
+
+/* What the sink sees for each lookup, in output order (exit order, or
+ * input order with a reorder buffer). */
+typedef struct lpm_sim_result {
+    uint64_t id;           /* input order, from 0 */
+    lpm_addr key;
+    uint32_t nh;           /* the pipeline's answer */
+    uint64_t dit_cycle;    /* cycle it read the direct index table */
+    uint64_t exit_cycle;   /* cycle of its last read (or of its DIT answer) */
+    uint64_t out_cycle;    /* exit_cycle, or its reorder-buffer release */
+    unsigned visits, loops;
+    uint32_t tag;          /* what the DIT hook returned (0 without one) */
+} lpm_sim_result;
+/* Returns 0, or non-zero to stop the run with that status (err filled). */
+typedef int (*lpm_sim_sink_fn)(void *ctx, const lpm_sim_result *r, lpm_err *err);
+
+#define LPM_SIM_LAT_BUCKETS 4096 /* latency histogram; the last one is "more" */
+#define LPM_SIM_QHIST_MAX 256    /* queue occupancy histogram buckets */
+
+typedef struct lpm_sim_stats {
+    uint64_t cycles;           /* total simulated cycles */
+    uint64_t requests;         /* lookups that came out */
+    uint64_t win_start, win_end, win_cycles, win_exits;
+    double lpc, util;
+    uint64_t busy[LPM_SIM_MAX_STAGES];       /* busy stage-cycles in the window */
+    uint64_t qsum[LPM_SIM_MAX_STAGES], qmax[LPM_SIM_MAX_STAGES];
+    uint64_t *qhist;           /* stages x (queue+1) end-of-cycle occupancies */
+    uint64_t stall_queue, stall_rob;   /* dispatcher stall cycles (window) */
+    uint64_t dit_answers;      /* answered by the direct index table */
+    uint64_t lat_min, lat_max, lat_sum;
+    uint64_t *lat_hist;        /* LPM_SIM_LAT_BUCKETS */
+    uint64_t loops_sum, loops_max, visits_sum;
+    uint64_t rob_sum, rob_max;
+    uint64_t bubbles, bubble_wait;  /* bubbles through the last stage; cycles
+                                       from ready to entering stage 0 */
+} lpm_sim_stats;
+
+typedef struct lpm_sim lpm_sim;
+
+int lpm_sim_new(lpm_sim **out, const lpm_sim_walker *w, const lpm_sim_cfg *cfg, lpm_err *err);
+void lpm_sim_free(lpm_sim *s);
+
+/* Runs until the source is exhausted and every lookup and bubble is out.
+ * Bubbles (bsrc may be NULL) come in file order with non-decreasing ready
+ * cycles. Returns LPM_OK, or the source's/sink's failure. */
+int lpm_sim_run(lpm_sim *s, lpm_sim_source_fn src, void *src_ctx,
+                lpm_sim_bubble_fn bsrc, void *bsrc_ctx,
+                lpm_sim_sink_fn sink, void *sink_ctx, lpm_err *err);
+
+/* Filled by lpm_sim_run; valid until lpm_sim_free. */
+const lpm_sim_stats *lpm_sim_get_stats(const lpm_sim *s);
+/* Latency percentile (0..100) from the histogram. */
+uint64_t lpm_sim_latency_pct(const lpm_sim_stats *st, double pct);
+
+/* Hook called at the cycle a bubble enters the dispatch window (and writes
+ * the direct index table) and the cycle it leaves the last stage (for
+ * shadow images that judge consistency). */
+typedef void (*lpm_sim_bubble_hook)(void *ctx, const lpm_sim_bubble *b, int leaving);
+void lpm_sim_set_bubble_hook(lpm_sim *s, lpm_sim_bubble_hook fn, void *ctx);
+/* Hook called when a request reads the direct index table; what it returns
+ * comes back in the result's tag (the checker keeps the answer the table
+ * gave at that cycle there). */
+typedef uint32_t (*lpm_sim_dit_hook)(void *ctx, uint64_t id, const lpm_addr *key);
+void lpm_sim_set_dit_hook(lpm_sim *s, lpm_sim_dit_hook fn, void *ctx);
+
+#endif
