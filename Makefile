@@ -16,6 +16,9 @@ LIBS    := -lz -llzma -lbz2 -lm -lpthread
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
 
 MODULES := core cli mapper sim rtl_gen models gpu cpu names reports
+JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
+# Quiet by default; V=1 shows the full commands.
+Q       := $(if $(V),,@)
 
 # Filled in by module.mk files.
 EXTRA_OBJS :=
@@ -43,37 +46,43 @@ lpmpipe: $(BIN)
 	@ln -sf $(BIN) lpmpipe
 
 $(BIN): $(OBJS) $(EXTRA_OBJS)
-	$(LINK) $(ALL_LDFLAGS) -o $@ $^ $(LIBS) $(EXTRA_LIBS)
+	@$(if $(Q),echo "  LINK $@")
+	$(Q)$(LINK) $(ALL_LDFLAGS) -o $@ $^ $(LIBS) $(EXTRA_LIBS)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c $< -o $@
+	@$(if $(Q),echo "  CC   $<")
+	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 $(BUILD)/tests/%: tests/%.c $(LIB_OBJS) $(TEST_COMMON)
 	@mkdir -p $(dir $@)
-	$(LINK) $(ALL_CFLAGS) $(ALL_LDFLAGS) -Itests/common -o $@ $< $(LIB_OBJS) $(TEST_COMMON) $(CHECK_LIBS) $(LIBS) $(EXTRA_LIBS)
+	@$(if $(Q),echo "  TEST $@")
+	$(Q)$(LINK) $(ALL_CFLAGS) $(ALL_LDFLAGS) -Itests/common -o $@ $< $(LIB_OBJS) $(TEST_COMMON) $(CHECK_LIBS) $(LIBS) $(EXTRA_LIBS)
 
 deps:
 	@scripts/deps.sh
 
 # The main job on built-in synthetic data (no ../shared needed).
 demo: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory -j$(JOBS) all
 	@scripts/demo.sh $(BIN)
 
 # The whole suite.
 test: deps
+	@$(MAKE) --no-print-directory -j$(JOBS) all unit
 	@$(MAKE) --no-print-directory test-run
 
 test-run: $(BIN) $(TEST_BINS)
 	@BUILD=$(BUILD) tests/run.sh
 
+ASAN_VARS := BUILD=build-asan OPT=-O1 \
+	SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
 test-asan: deps
-	@$(MAKE) --no-print-directory BUILD=build-asan OPT=-O1 \
-	    SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" test-run
+	@$(MAKE) --no-print-directory -j$(JOBS) $(ASAN_VARS) all unit
+	@$(MAKE) --no-print-directory $(ASAN_VARS) test-run
 
 bench: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory -j$(JOBS) all
 	@scripts/bench.sh $(BIN)
 
 unit: $(TEST_BINS)

@@ -20,6 +20,20 @@
 
 static const char *cmd = "bench";
 
+/* cpu/ owns the parallel models, the DPDK peer and the update cost
+ * (cpu/cmd_bench_cpu.c, docs/cpu-engines.md); weak: absent without cpu/. */
+int lpm_cmd_bench_cpu(int argc, char **argv) __attribute__((weak));
+
+static int wants_cpu(int argc, char **argv)
+{
+    if (argc >= 2 && (!strcmp(argv[1], "cpu") || !strcmp(argv[1], "update-cost")))
+        return 1;
+    for (int i = 1; i < argc; i++)
+        if (!strncmp(argv[i], "--threads", 9) || !strncmp(argv[i], "--model", 7) || !strncmp(argv[i], "--peer", 6))
+            return 1;
+    return 0;
+}
+
 #define MAX_ROWS 64
 #define MAX_REPEAT 1000
 
@@ -84,6 +98,10 @@ static void help(FILE *fp)
             "  --strides S         multibit strides: 16-8-8, optimal:K, gamt:K or gamt:K:T\n"
             "                      (default: the engine's, see docs/tries.md)\n"
             "  --json              one JSON object instead of the table (docs/cli-bench.md)\n"
+            "  --threads T, --model rtc|pipeline, --peer dpdk\n"
+            "                      parallel models and DPDK side by side: handled by\n"
+            "                      lpmpipe bench cpu (see lpmpipe bench cpu --help)\n"
+            "lpmpipe bench update-cost --fib F: update cost per engine (bench cpu --help)\n"
             LPM_CLI_FIB_HELP);
 }
 
@@ -421,6 +439,8 @@ static int load_addresses(bench_ctx *c)
 
 int lpm_cmd_bench(int argc, char **argv)
 {
+    if (lpm_cmd_bench_cpu && wants_cpu(argc, argv))
+        return lpm_cmd_bench_cpu(argc, argv);
     bench_opts o;
     int rc = parse_args(argc, argv, &o);
     if (rc)

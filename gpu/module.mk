@@ -14,5 +14,6 @@ EXTRA_LIBS += -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lstdc++
 # A pattern rule, so it never becomes the Makefile's default goal.
 $(BUILD)/gpu/%.o: gpu/%.cu $(wildcard gpu/*.h core/*.h)
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVCC_FLAGS) -c $< -o $@
+	@$(if $(Q),echo "  NVCC $<")
+	$(Q)$(NVCC) $(NVCC_FLAGS) -c $< -o $@
 endif

@@ -9,5 +9,6 @@ EXTRA_LIBS += $(if $(filter -lcudart_static,$(EXTRA_LIBS)),,$(CUDA_LINK))
 # A pattern rule, so that it never becomes make's default goal.
 $(BUILD)/names/%.o: names/%.cu names/nstep.h names/ngpu.h names/interweave.h names/ntable.h core/err.h
 	@mkdir -p $(dir $@)
-	$(NAMES_NVCC) -arch=$(NAMES_CUDA_ARCH) -O2 -std=c++17 -Xcompiler -Wall,-Wextra,-Werror -c $< -o $@
+	@$(if $(Q),echo "  NVCC $<")
+	$(Q)$(NAMES_NVCC) -arch=$(NAMES_CUDA_ARCH) -O2 -std=c++17 -Xcompiler -Wall,-Wextra,-Werror -c $< -o $@
 endif

@@ -1,0 +1,53 @@
+/* Shared by the CPU engines (DIR-24-8-BASIC, Tree Bitmap, hybrid): the
+ * update-cost counters of He et al.'s Table IV, and the control-plane copy
+ * of the prefixes (a reference table) that deletes consult to find the
+ * prefix that takes a deleted one's place. */
+#ifndef LPM_CPU_H
+#define LPM_CPU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../core/engine.h"
+#include "../core/ref_lpm.h"
+
+/* Memory operations of updates, counted as Table IV counts them. */
+typedef struct lpm_cpu_cost {
+    uint64_t entries_set;    /* table entries / next-hop results written */
+    uint64_t entries_moved;  /* results copied because their block moved */
+    uint64_t nodes_copied;   /* trie nodes copied into a new child array */
+    uint64_t nodes_alloc;    /* trie nodes created */
+    uint64_t nodes_freed;    /* trie nodes removed */
+    uint64_t bytes_written;  /* all of the above in bytes */
+} lpm_cpu_cost;
+
+/* Every CPU engine's state starts with this, so the update-cost report can
+ * read the counters of any of them (lpm_cpu_engine_cost). */
+typedef struct lpm_cpu_hdr {
+    const lpm_engine_ops *ops;
+    lpm_cpu_cost cost;
+} lpm_cpu_hdr;
+
+extern const lpm_engine_ops lpm_engine_dir24_8;
+extern const lpm_engine_ops lpm_engine_tree_bitmap_13;
+extern const lpm_engine_ops lpm_engine_tree_bitmap_11;
+extern const lpm_engine_ops lpm_engine_hybrid;
+
+/* The counters of a state built by one of the engines above, else NULL. */
+lpm_cpu_cost *lpm_cpu_engine_cost(const lpm_engine_ops *e, void *state);
+
+/* Next hop of the longest prefix in r that covers p and is shorter than p
+ * but at least min_len long; LPM_NH_NONE (and *len = -1) when none. */
+uint32_t lpm_cpu_shadow_parent(const lpm_ref *r, const lpm_prefix *p,
+                               unsigned min_len, int *len);
+
+/* Sorts a table's routes by length (shortest first) into idx (f->n
+ * entries), so builds that insert in that order never overwrite. */
+void lpm_cpu_order_by_len(const lpm_fib *f, size_t *idx);
+
+/* Big zero-initialised arrays backed by transparent huge pages where the
+ * kernel offers them (He et al. use large pages to cut TLB misses). */
+void *lpm_cpu_big_alloc(size_t bytes);
+void lpm_cpu_big_free(void *p, size_t bytes);
+
+#endif

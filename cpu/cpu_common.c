@@ -1,0 +1,60 @@
+/* Helpers shared by the CPU engines. */
+#include "cpu.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+lpm_cpu_cost *lpm_cpu_engine_cost(const lpm_engine_ops *e, void *state)
+{
+    if (!state || (e != &lpm_engine_dir24_8 && e != &lpm_engine_tree_bitmap_13 &&
+                   e != &lpm_engine_tree_bitmap_11 && e != &lpm_engine_hybrid))
+        return NULL;
+    return &((lpm_cpu_hdr *)state)->cost;
+}
+
+uint32_t lpm_cpu_shadow_parent(const lpm_ref *r, const lpm_prefix *p,
+                               unsigned min_len, int *len)
+{
+    for (int l = (int)p->len - 1; l >= (int)min_len; l--) {
+        lpm_prefix q = { lpm_addr_mask(&p->addr, (unsigned)l), (uint8_t)l, p->family };
+        uint32_t nh = lpm_ref_get(r, &q);
+        if (nh != LPM_NH_NONE) {
+            *len = l;
+            return nh;
+        }
+    }
+    *len = -1;
+    return LPM_NH_NONE;
+}
+
+void lpm_cpu_order_by_len(const lpm_fib *f, size_t *idx)
+{
+    size_t count[130] = { 0 };
+    for (size_t i = 0; i < f->n; i++)
+        count[f->routes[i].pfx.len + 1]++;
+    for (int l = 1; l < 130; l++)
+        count[l] += count[l - 1];
+    for (size_t i = 0; i < f->n; i++)
+        idx[count[f->routes[i].pfx.len]++] = i;
+}
+
+#define HUGE_2M ((size_t)2 << 20)
+
+void *lpm_cpu_big_alloc(size_t bytes)
+{
+    size_t sz = (bytes + HUGE_2M - 1) & ~(HUGE_2M - 1);
+    void *p = mmap(NULL, sz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+#ifdef MADV_HUGEPAGE
+    madvise(p, sz, MADV_HUGEPAGE);
+#endif
+    return p;
+}
+
+void lpm_cpu_big_free(void *p, size_t bytes)
+{
+    if (p)
+        munmap(p, (bytes + HUGE_2M - 1) & ~(HUGE_2M - 1));
+}

@@ -1,0 +1,237 @@
+/* DIR-24-8-BASIC (Gupta, Lin, McKeown) as He et al. implement it: TBL24
+ * holds 2^24 32-bit entries, each a next hop with the length of the prefix
+ * that set it, or (long flag) the index of a 256-entry TBLlong block for
+ * the /24 that has longer prefixes. IPv4 only.
+ *
+ * Entry: bit 31 long flag, bits 25..30 prefix length, bits 0..24 next hop
+ * (NH_NONE: no route) or block index. Lengths let an update touch only the
+ * entries that the updated prefix owns. */
+#include "cpu.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define LONG_FLAG 0x80000000u
+#define LEN_SHIFT 25
+#define VAL_MASK 0x01FFFFFFu
+#define NH_NONE VAL_MASK
+#define TBL24_N ((size_t)1 << 24)
+
+#define E_LEN(e) (((e) >> LEN_SHIFT) & 0x3Fu)
+#define E_VAL(e) ((e) & VAL_MASK)
+#define MK(len, v) (((uint32_t)(len) << LEN_SHIFT) | (v))
+
+typedef struct dir24_8 {
+    lpm_cpu_hdr h;
+    uint32_t *tbl24;
+    uint32_t *tbllong;        /* blocks of 256 */
+    size_t nblocks, cap;      /* blocks handed out (incl. freed), capacity */
+    uint32_t *free_blocks;    /* stack of freed block indexes */
+    size_t nfree;
+    lpm_ref *shadow;
+} dir24_8;
+
+static inline uint32_t v4(const lpm_addr *a)
+{
+    return (uint32_t)(a->hi >> 32);
+}
+
+static inline uint32_t dir_lookup(const dir24_8 *d, uint32_t ip)
+{
+    uint32_t e = d->tbl24[ip >> 8];
+    if (e & LONG_FLAG)
+        e = d->tbllong[((size_t)E_VAL(e) << 8) | (ip & 0xFF)];
+    uint32_t v = E_VAL(e);
+    return v == NH_NONE ? LPM_NH_NONE : v;
+}
+
+static void set_entry(dir24_8 *d, uint32_t *e, uint32_t v)
+{
+    *e = v;
+    d->h.cost.entries_set++;
+    d->h.cost.bytes_written += 4;
+}
+
+/* A new block filled with entry e (which is not long); UINT32_MAX on no memory. */
+static uint32_t block_alloc(dir24_8 *d, uint32_t e)
+{
+    uint32_t b;
+    if (d->nfree) {
+        b = d->free_blocks[--d->nfree];
+    } else {
+        if (d->nblocks == d->cap) {
+            size_t cap = d->cap ? d->cap * 2 : 256;
+            if (cap > VAL_MASK)
+                return UINT32_MAX;
+            uint32_t *t = realloc(d->tbllong, cap * 256 * sizeof *t);
+            uint32_t *f = realloc(d->free_blocks, cap * sizeof *f);
+            if (t)
+                d->tbllong = t;
+            if (f)
+                d->free_blocks = f;
+            if (!t || !f)
+                return UINT32_MAX;
+            d->cap = cap;
+        }
+        b = (uint32_t)d->nblocks++;
+    }
+    for (size_t j = 0; j < 256; j++)
+        set_entry(d, &d->tbllong[((size_t)b << 8) | j], e);
+    return b;
+}
+
+/* Writes (len, nh) into the entries of [first, first+count) of a block or
+ * of TBL24 whose owner is not longer (add) or is exactly len (delete). */
+static void fill(dir24_8 *d, uint32_t *t, size_t first, size_t count, unsigned len,
+                 uint32_t v, int del, unsigned newlen)
+{
+    for (size_t i = first; i < first + count; i++) {
+        uint32_t e = t[i];
+        if (t == d->tbl24 && (e & LONG_FLAG)) {
+            fill(d, d->tbllong, (size_t)E_VAL(e) << 8, 256, len, v, del, newlen);
+            continue;
+        }
+        if (del ? E_LEN(e) == len && E_VAL(e) != NH_NONE : E_LEN(e) <= len || E_VAL(e) == NH_NONE)
+            set_entry(d, &t[i], MK(newlen, v));
+    }
+}
+
+static int insert(dir24_8 *d, const lpm_prefix *p, uint32_t nh, lpm_err *err)
+{
+    if (nh >= NH_NONE)
+        return lpm_err_set(err, LPM_EINPUT, "dir24-8: next hop index %u does not fit in 25 bits", nh);
+    uint32_t ip = v4(&p->addr);
+    if (p->len <= 24) {
+        fill(d, d->tbl24, ip >> 8, (size_t)1 << (24 - p->len), p->len, nh, 0, p->len);
+        return LPM_OK;
+    }
+    uint32_t *e = &d->tbl24[ip >> 8];
+    if (!(*e & LONG_FLAG)) {
+        uint32_t b = block_alloc(d, *e);
+        if (b == UINT32_MAX)
+            return lpm_err_set(err, LPM_EFAIL, "out of memory");
+        set_entry(d, e, LONG_FLAG | b);
+    }
+    fill(d, d->tbllong, ((size_t)E_VAL(*e) << 8) | (ip & 0xFF), (size_t)1 << (32 - p->len),
+         p->len, nh, 0, p->len);
+    return LPM_OK;
+}
+
+static int op_add(void *s, const lpm_prefix *p, uint32_t nh, lpm_err *err)
+{
+    dir24_8 *d = s;
+    if (p->family != LPM_AF_INET)
+        return lpm_err_set(err, LPM_EINPUT, "dir24-8 holds IPv4 only");
+    int rc = insert(d, p, nh, err);
+    if (!rc && lpm_ref_add(d->shadow, p, nh))
+        rc = lpm_err_set(err, LPM_EFAIL, "out of memory");
+    return rc;
+}
+
+static int op_del(void *s, const lpm_prefix *p, lpm_err *err)
+{
+    dir24_8 *d = s;
+    if (p->family != LPM_AF_INET)
+        return lpm_err_set(err, LPM_EINPUT, "dir24-8 holds IPv4 only");
+    if (!lpm_ref_del(d->shadow, p))
+        return LPM_OK; /* absent: a no-op */
+    int rl;
+    uint32_t rnh = lpm_cpu_shadow_parent(d->shadow, p, 0, &rl);
+    uint32_t v = rl < 0 ? NH_NONE : rnh;
+    unsigned nl = rl < 0 ? 0 : (unsigned)rl;
+    uint32_t ip = v4(&p->addr);
+    if (p->len <= 24) {
+        fill(d, d->tbl24, ip >> 8, (size_t)1 << (24 - p->len), p->len, v, 1, nl);
+        return LPM_OK;
+    }
+    uint32_t *e = &d->tbl24[ip >> 8];
+    if (!(*e & LONG_FLAG))
+        return LPM_OK;
+    uint32_t *blk = &d->tbllong[(size_t)E_VAL(*e) << 8];
+    fill(d, blk, ip & 0xFF, (size_t)1 << (32 - p->len), p->len, v, 1, nl);
+    /* A block with no prefix longer than /24 left is uniform: fold it back. */
+    for (size_t j = 0; j < 256; j++)
+        if (E_LEN(blk[j]) > 24)
+            return LPM_OK;
+    d->free_blocks[d->nfree++] = E_VAL(*e);
+    set_entry(d, e, blk[0]);
+    return LPM_OK;
+}
+
+static void op_destroy(void *s)
+{
+    dir24_8 *d = s;
+    if (!d)
+        return;
+    lpm_cpu_big_free(d->tbl24, TBL24_N * sizeof(uint32_t));
+    free(d->tbllong);
+    free(d->free_blocks);
+    lpm_ref_free(d->shadow);
+    free(d);
+}
+
+static int op_build(void **state, const lpm_fib *fib, lpm_err *err)
+{
+    if (fib->family != LPM_AF_INET)
+        return lpm_err_set(err, LPM_EINPUT, "dir24-8 holds IPv4 only");
+    dir24_8 *d = calloc(1, sizeof *d);
+    size_t *idx = malloc((fib->n ? fib->n : 1) * sizeof *idx);
+    int rc = LPM_OK;
+    if (!d || !idx || !(d->h.ops = &lpm_engine_dir24_8) ||
+        !(d->tbl24 = lpm_cpu_big_alloc(TBL24_N * sizeof(uint32_t))) ||
+        lpm_ref_build(&d->shadow, fib, err)) {
+        free(idx);
+        op_destroy(d);
+        return lpm_err_set(err, LPM_EFAIL, "out of memory");
+    }
+    for (size_t i = 0; i < TBL24_N; i++)
+        d->tbl24[i] = NH_NONE;
+    /* Shortest first: every write then stands. */
+    lpm_cpu_order_by_len(fib, idx);
+    for (size_t i = 0; i < fib->n && !rc; i++)
+        rc = insert(d, &fib->routes[idx[i]].pfx, fib->routes[idx[i]].nh, err);
+    free(idx);
+    if (rc) {
+        op_destroy(d);
+        return rc;
+    }
+    memset(&d->h.cost, 0, sizeof d->h.cost);
+    *state = d;
+    return LPM_OK;
+}
+
+static uint32_t op_lookup(const void *s, const lpm_addr *a)
+{
+    return dir_lookup(s, v4(a));
+}
+
+/* Prefetches the TBL24 entry 16 addresses ahead, so the cache misses of
+ * consecutive lookups overlap instead of queueing. */
+static void op_lookup_batch(const void *s, const lpm_addr *a, uint32_t *nh, size_t n)
+{
+    const dir24_8 *d = s;
+    for (size_t i = 0; i < n; i++) {
+        if (i + 16 < n)
+            __builtin_prefetch(&d->tbl24[v4(&a[i + 16]) >> 8]);
+        nh[i] = dir_lookup(d, v4(&a[i]));
+    }
+}
+
+static size_t op_memory(const void *s)
+{
+    const dir24_8 *d = s;
+    return (TBL24_N + (d->nblocks - d->nfree) * 256) * sizeof(uint32_t);
+}
+
+const lpm_engine_ops lpm_engine_dir24_8 = {
+    .name = "dir24-8",
+    .summary = "DIR-24-8-BASIC: 2^24-entry TBL24 plus 256-entry TBLlong blocks",
+    .families = LPM_ENGINE_V4,
+    .build = op_build,
+    .lookup = op_lookup,
+    .lookup_batch = op_lookup_batch,
+    .add = op_add,
+    .del = op_del,
+    .memory = op_memory,
+    .destroy = op_destroy,
+};
