@@ -15,12 +15,12 @@ typedef struct {
 } table;
 
 /* maxlen[b] bounds the length of every prefix that can match an address
- * whose top 16 bits are b. It only ever grows (a delete leaves it as it is),
+ * whose top 20 bits are b. It only ever grows (a delete leaves it as it is),
  * so it stays a true upper bound: lookups simply skip the lengths above it,
- * which no prefix under that block can have. Most blocks hold nothing
+ * which no prefix under that block can have (1 MiB of bounds). Most blocks hold nothing
  * longer than /24 (IPv4) or /48 (IPv6), so the probes for longer lengths,
  * nearly always misses, are skipped. */
-#define BLOCK_BITS 16
+#define BLOCK_BITS 20
 
 struct lpm_ref {
     int family;
