@@ -16,6 +16,9 @@ if [ -z "${LPMPIPE_DATA:-}" ]; then
 fi
 export LPMPIPE_DATA
 export CK_DEFAULT_TIMEOUT=${CK_DEFAULT_TIMEOUT:-1800}
+# Tests set their own Check timeouts for a quiet 2-core machine; a shared,
+# loaded one (CI, the sanitizer build) can take several times longer.
+export CK_TIMEOUT_MULTIPLIER=${CK_TIMEOUT_MULTIPLIER:-4}
 export CK_VERBOSITY=${CK_VERBOSITY:-normal}
 [ -n "$LPMPIPE_DATA" ] || echo "SKIP: ../shared/data is absent: tests on real tables are skipped"
 
