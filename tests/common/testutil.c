@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../../core/rng.h"
 #include "../../core/synth.h"
 #include "../../core/trace.h"
 
@@ -66,6 +67,29 @@ void tu_synth(lpm_fib *f, int family, size_t n, uint64_t seed)
     lpm_err err;
     int rc = lpm_synth_fib(f, family, n, seed, 0, &err);
     ck_assert_msg(rc == 0, "synthetic table: %s", err.msg);
+}
+
+void tu_random_table(lpm_fib *f, int family, size_t n, uint64_t seed)
+{
+    lpm_rng r;
+    lpm_rng_seed(&r, seed);
+    lpm_fib_init(f);
+    unsigned w = lpm_family_bits(family);
+    for (size_t i = 0; i < n; i++) {
+        /* Few distinct top bits, so that prefixes nest. */
+        lpm_addr a = { lpm_rng_next(&r) & 0xF0F0FFFFFFFFFFFFULL, lpm_rng_next(&r) };
+        if (family == LPM_AF_INET) {
+            a.hi &= 0xFFFFFFFF00000000ULL;
+            a.lo = 0;
+        }
+        lpm_prefix p;
+        unsigned len = i == 0 ? 0 : (unsigned)lpm_rng_below(&r, w + 1);
+        ck_assert_int_eq(lpm_prefix_make(&a, family, len, 1, &p, NULL), 0);
+        char nh[8];
+        int k = snprintf(nh, sizeof nh, "n%u", (unsigned)(i % 37));
+        ck_assert_int_eq(lpm_fib_add_tok(f, &p, nh, (size_t)k, NULL), 0);
+    }
+    ck_assert_int_eq(lpm_fib_finish(f, NULL), 0);
 }
 
 void tu_check_answer(const lpm_ref *ref, const lpm_fib *fib, const lpm_addr *a,

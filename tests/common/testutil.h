@@ -35,6 +35,11 @@ void tu_load(lpm_fib *f, const char *path);
 /* A small synthetic table (deterministic). */
 void tu_synth(lpm_fib *f, int family, size_t n, uint64_t seed);
 
+/* A small random table with nested prefixes of every length (a default
+ * route first), for either family: for tests that must run without the
+ * real data. Deterministic in seed. */
+void tu_random_table(lpm_fib *f, int family, size_t n, uint64_t seed);
+
 /* Compares one answer with the reference; on mismatch fails the test with
  * the address, both answers and the prefix that should have matched. */
 void tu_check_answer(const lpm_ref *ref, const lpm_fib *fib, const lpm_addr *a,

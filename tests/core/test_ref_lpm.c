@@ -17,33 +17,11 @@ static uint32_t scan(const lpm_fib *f, const lpm_addr *a)
     return nh;
 }
 
-static void random_table(lpm_fib *f, int family, size_t n, uint64_t seed)
-{
-    lpm_rng r;
-    lpm_rng_seed(&r, seed);
-    lpm_fib_init(f);
-    unsigned w = lpm_family_bits(family);
-    for (size_t i = 0; i < n; i++) {
-        /* Few top bits so that prefixes nest. */
-        lpm_addr a = { lpm_rng_next(&r) & 0xF0F0000000000000ULL, lpm_rng_next(&r) };
-        if (family == 4) {
-            a.hi &= 0xFFFFFFFF00000000ULL;
-            a.lo = 0;
-        }
-        lpm_prefix p;
-        ck_assert_int_eq(lpm_prefix_make(&a, family, (unsigned)lpm_rng_below(&r, w + 1), 1, &p, NULL), 0);
-        char nh[8];
-        int k = snprintf(nh, sizeof nh, "n%u", (unsigned)(i % 50));
-        ck_assert_int_eq(lpm_fib_add_tok(f, &p, nh, (size_t)k, NULL), 0);
-    }
-    ck_assert_int_eq(lpm_fib_finish(f, NULL), 0);
-}
-
 START_TEST(test_against_scan)
 {
     int family = _i ? 6 : 4;
     lpm_fib f;
-    random_table(&f, family, 400, 7 + (uint64_t)_i);
+    tu_random_table(&f, family, 400, 7 + (uint64_t)_i);
     lpm_ref *ref;
     ck_assert_int_eq(lpm_ref_build(&ref, &f, NULL), 0);
     lpm_rng r;

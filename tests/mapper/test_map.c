@@ -113,35 +113,11 @@ START_TEST(test_real_table)
 }
 END_TEST
 
-/* A small random table with nested prefixes of every length, default route
- * included, for both families: runs without the real data. */
-static void random_table(lpm_fib *f, int family, size_t n, uint64_t seed)
-{
-    lpm_rng r;
-    lpm_rng_seed(&r, seed);
-    lpm_fib_init(f);
-    unsigned w = lpm_family_bits(family);
-    for (size_t i = 0; i < n; i++) {
-        lpm_addr a = { lpm_rng_next(&r) & 0xF0F0FFFFFFFFFFFFULL, lpm_rng_next(&r) };
-        if (family == 4) {
-            a.hi &= 0xFFFFFFFF00000000ULL;
-            a.lo = 0;
-        }
-        lpm_prefix p;
-        unsigned len = i == 0 ? 0 : (unsigned)lpm_rng_below(&r, w + 1);
-        ck_assert_int_eq(lpm_prefix_make(&a, family, len, 1, &p, NULL), 0);
-        char nh[8];
-        int k = snprintf(nh, sizeof nh, "n%u", (unsigned)(i % 37));
-        ck_assert_int_eq(lpm_fib_add_tok(f, &p, nh, (size_t)k, NULL), 0);
-    }
-    ck_assert_int_eq(lpm_fib_finish(f, NULL), 0);
-}
-
 START_TEST(test_random_tables)
 {
     int family = _i ? 6 : 4;
     lpm_fib f;
-    random_table(&f, family, 3000, 11 + (uint64_t)_i);
+    tu_random_table(&f, family, 3000, 11 + (uint64_t)_i);
     run_table(&f, family == 4 ? "random-v4" : "random-v6");
     lpm_fib_free(&f);
 }
@@ -150,7 +126,7 @@ END_TEST
 START_TEST(test_strides_up_to_8)
 {
     lpm_fib f;
-    random_table(&f, 4, 2000, 5);
+    tu_random_table(&f, 4, 2000, 5);
     lpm_ref *ref;
     ck_assert_int_eq(lpm_ref_build(&ref, &f, NULL), 0);
     lpm_addr *a = mt_sample(&f, SAMPLE, 3);
@@ -181,7 +157,7 @@ START_TEST(test_minmax_balances)
     /* Synthetic-free check of the heuristic's promise on a random table:
      * the fullest stage within 5% of the mean for a 24-stage ring. */
     lpm_fib f;
-    random_table(&f, 4, 20000, 9);
+    tu_random_table(&f, 4, 20000, 9);
     lpm_map_opts o;
     lpm_map_opts_default(&o);
     o.x = 12;
