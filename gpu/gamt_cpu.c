@@ -12,7 +12,8 @@ static int cpu_upload(void *ctx, int copy, const uint32_t *const *rows, const ui
     if (!t)
         return lpm_err_set(err, LPM_EFAIL, "GAMT: out of memory for a %u x %u table", levels, width);
     for (unsigned k = 0; k < levels; k++)
-        memcpy(t + (size_t)k * width, rows[k], (size_t)used[k] * sizeof *t);
+        if (used[k]) /* an empty level's row may be NULL */
+            memcpy(t + (size_t)k * width, rows[k], (size_t)used[k] * sizeof *t);
     free(c->tab[copy]);
     c->tab[copy] = t;
     c->width[copy] = width;
