@@ -28,6 +28,14 @@ typedef struct lpm_cpu_hdr {
     lpm_cpu_cost cost;
 } lpm_cpu_hdr;
 
+/* One table entry written by an update, charged to c. */
+static inline void lpm_cpu_set_entry(lpm_cpu_cost *c, uint32_t *e, uint32_t v)
+{
+    *e = v;
+    c->entries_set++;
+    c->bytes_written += 4;
+}
+
 extern const lpm_engine_ops lpm_engine_dir24_8;
 extern const lpm_engine_ops lpm_engine_tree_bitmap_13;
 extern const lpm_engine_ops lpm_engine_tree_bitmap_11;

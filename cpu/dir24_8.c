@@ -31,11 +31,6 @@ typedef struct dir24_8 {
     lpm_ref *shadow;
 } dir24_8;
 
-static inline uint32_t v4(const lpm_addr *a)
-{
-    return (uint32_t)(a->hi >> 32);
-}
-
 static inline uint32_t dir_lookup(const dir24_8 *d, uint32_t ip)
 {
     uint32_t e = d->tbl24[ip >> 8];
@@ -43,13 +38,6 @@ static inline uint32_t dir_lookup(const dir24_8 *d, uint32_t ip)
         e = d->tbllong[((size_t)E_VAL(e) << 8) | (ip & 0xFF)];
     uint32_t v = E_VAL(e);
     return v == NH_NONE ? LPM_NH_NONE : v;
-}
-
-static void set_entry(dir24_8 *d, uint32_t *e, uint32_t v)
-{
-    *e = v;
-    d->h.cost.entries_set++;
-    d->h.cost.bytes_written += 4;
 }
 
 /* A new block filled with entry e (which is not long); UINT32_MAX on no memory. */
@@ -76,7 +64,7 @@ static uint32_t block_alloc(dir24_8 *d, uint32_t e)
         b = (uint32_t)d->nblocks++;
     }
     for (size_t j = 0; j < 256; j++)
-        set_entry(d, &d->tbllong[((size_t)b << 8) | j], e);
+        lpm_cpu_set_entry(&d->h.cost, &d->tbllong[((size_t)b << 8) | j], e);
     return b;
 }
 
@@ -92,7 +80,7 @@ static void fill(dir24_8 *d, uint32_t *t, size_t first, size_t count, unsigned l
             continue;
         }
         if (del ? E_LEN(e) == len && E_VAL(e) != NH_NONE : E_LEN(e) <= len || E_VAL(e) == NH_NONE)
-            set_entry(d, &t[i], MK(newlen, v));
+            lpm_cpu_set_entry(&d->h.cost, &t[i], MK(newlen, v));
     }
 }
 
@@ -100,7 +88,7 @@ static int insert(dir24_8 *d, const lpm_prefix *p, uint32_t nh, lpm_err *err)
 {
     if (nh >= NH_NONE)
         return lpm_err_set(err, LPM_EINPUT, "dir24-8: next hop index %u does not fit in 25 bits", nh);
-    uint32_t ip = v4(&p->addr);
+    uint32_t ip = lpm_addr_to_v4(&p->addr);
     if (p->len <= 24) {
         fill(d, d->tbl24, ip >> 8, (size_t)1 << (24 - p->len), p->len, nh, 0, p->len);
         return LPM_OK;
@@ -110,7 +98,7 @@ static int insert(dir24_8 *d, const lpm_prefix *p, uint32_t nh, lpm_err *err)
         uint32_t b = block_alloc(d, *e);
         if (b == UINT32_MAX)
             return lpm_err_set(err, LPM_EFAIL, "out of memory");
-        set_entry(d, e, LONG_FLAG | b);
+        lpm_cpu_set_entry(&d->h.cost, e, LONG_FLAG | b);
     }
     fill(d, d->tbllong, ((size_t)E_VAL(*e) << 8) | (ip & 0xFF), (size_t)1 << (32 - p->len),
          p->len, nh, 0, p->len);
@@ -139,7 +127,7 @@ static int op_del(void *s, const lpm_prefix *p, lpm_err *err)
     uint32_t rnh = lpm_cpu_shadow_parent(d->shadow, p, 0, &rl);
     uint32_t v = rl < 0 ? NH_NONE : rnh;
     unsigned nl = rl < 0 ? 0 : (unsigned)rl;
-    uint32_t ip = v4(&p->addr);
+    uint32_t ip = lpm_addr_to_v4(&p->addr);
     if (p->len <= 24) {
         fill(d, d->tbl24, ip >> 8, (size_t)1 << (24 - p->len), p->len, v, 1, nl);
         return LPM_OK;
@@ -154,7 +142,7 @@ static int op_del(void *s, const lpm_prefix *p, lpm_err *err)
         if (E_LEN(blk[j]) > 24)
             return LPM_OK;
     d->free_blocks[d->nfree++] = E_VAL(*e);
-    set_entry(d, e, blk[0]);
+    lpm_cpu_set_entry(&d->h.cost, e, blk[0]);
     return LPM_OK;
 }
 
@@ -202,7 +190,7 @@ static int op_build(void **state, const lpm_fib *fib, lpm_err *err)
 
 static uint32_t op_lookup(const void *s, const lpm_addr *a)
 {
-    return dir_lookup(s, v4(a));
+    return dir_lookup(s, lpm_addr_to_v4(a));
 }
 
 /* Prefetches the TBL24 entry 16 addresses ahead, so the cache misses of
@@ -212,8 +200,8 @@ static void op_lookup_batch(const void *s, const lpm_addr *a, uint32_t *nh, size
     const dir24_8 *d = s;
     for (size_t i = 0; i < n; i++) {
         if (i + 16 < n)
-            __builtin_prefetch(&d->tbl24[v4(&a[i + 16]) >> 8]);
-        nh[i] = dir_lookup(d, v4(&a[i]));
+            __builtin_prefetch(&d->tbl24[lpm_addr_to_v4(&a[i + 16]) >> 8]);
+        nh[i] = dir_lookup(d, lpm_addr_to_v4(&a[i]));
     }
 }
 

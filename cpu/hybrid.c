@@ -41,14 +41,9 @@ typedef struct hybrid {
     lpm_ref *shadow;          /* /17../32 */
 } hybrid;
 
-static inline uint32_t v4(const lpm_addr *a)
-{
-    return (uint32_t)(a->hi >> 32);
-}
-
 static inline uint32_t hyb_lookup(const hybrid *h, const lpm_addr *a)
 {
-    uint32_t e = h->tbl24[v4(a) >> 8];
+    uint32_t e = h->tbl24[lpm_addr_to_v4(a) >> 8];
     uint32_t nh;
     if (e & SUB_FLAG) {
         const hyb_sub *s = &h->sub[E_VAL(e)];
@@ -59,18 +54,11 @@ static inline uint32_t hyb_lookup(const hybrid *h, const lpm_addr *a)
     return nh != LPM_NH_NONE ? nh : lpm_tree_bitmap_lookup(h->shorts, a);
 }
 
-static void set_entry(hybrid *h, uint32_t *p, uint32_t v)
-{
-    *p = v;
-    h->h.cost.entries_set++;
-    h->h.cost.bytes_written += 4;
-}
-
 /* Sets the /17../24 part of TBL24 entries in the prefix's range: on add
  * where the owner is not longer, on delete where the owner is len. */
 static void fill24(hybrid *h, const lpm_prefix *p, uint32_t nh, unsigned newlen, int del)
 {
-    size_t first = v4(&p->addr) >> 8, count = (size_t)1 << (24 - p->len);
+    size_t first = lpm_addr_to_v4(&p->addr) >> 8, count = (size_t)1 << (24 - p->len);
     unsigned code = p->len - 16, ncode = newlen ? newlen - 16 : 0;
     for (size_t i = first; i < first + count; i++) {
         uint32_t e = h->tbl24[i];
@@ -79,9 +67,9 @@ static void fill24(hybrid *h, const lpm_prefix *p, uint32_t nh, unsigned newlen,
             continue;
         if (e & SUB_FLAG) {
             h->sub[E_VAL(e)].nh = nh;
-            set_entry(h, &h->tbl24[i], SUB_FLAG | (ncode << LEN_SHIFT) | E_VAL(e));
+            lpm_cpu_set_entry(&h->h.cost, &h->tbl24[i], SUB_FLAG | (ncode << LEN_SHIFT) | E_VAL(e));
         } else {
-            set_entry(h, &h->tbl24[i], (ncode << LEN_SHIFT) | (nh == LPM_NH_NONE ? NH_NONE : nh));
+            lpm_cpu_set_entry(&h->h.cost, &h->tbl24[i], (ncode << LEN_SHIFT) | (nh == LPM_NH_NONE ? NH_NONE : nh));
         }
     }
 }
@@ -96,7 +84,7 @@ static int insert(hybrid *h, const lpm_prefix *p, uint32_t nh, lpm_err *err)
         fill24(h, p, nh, p->len, 0);
         return LPM_OK;
     }
-    uint32_t *e = &h->tbl24[v4(&p->addr) >> 8];
+    uint32_t *e = &h->tbl24[lpm_addr_to_v4(&p->addr) >> 8];
     if (!(*e & SUB_FLAG)) {
         uint32_t id;
         if (h->nfree) {
@@ -119,7 +107,7 @@ static int insert(hybrid *h, const lpm_prefix *p, uint32_t nh, lpm_err *err)
         h->sub[id].root = 0;
         h->sub[id].nh = E_VAL(*e) == NH_NONE ? LPM_NH_NONE : E_VAL(*e);
         h->h.cost.entries_set++;
-        set_entry(h, e, SUB_FLAG | (*e & (0xFu << LEN_SHIFT)) | id);
+        lpm_cpu_set_entry(&h->h.cost, e, SUB_FLAG | (*e & (0xFu << LEN_SHIFT)) | id);
     }
     hyb_sub *s = &h->sub[E_VAL(*e)];
     int rc = lpm_tbm_insert(&h->t, &s->root, &p->addr, p->len, nh, err);
@@ -156,7 +144,7 @@ static int op_del(void *st, const lpm_prefix *p, lpm_err *err)
         fill24(h, p, rnh, rl < 0 ? 0 : (unsigned)rl, 1);
         return LPM_OK;
     }
-    uint32_t *e = &h->tbl24[v4(&p->addr) >> 8];
+    uint32_t *e = &h->tbl24[lpm_addr_to_v4(&p->addr) >> 8];
     if (!(*e & SUB_FLAG))
         return LPM_OK;
     hyb_sub *s = &h->sub[E_VAL(*e)];
@@ -166,7 +154,7 @@ static int op_del(void *st, const lpm_prefix *p, lpm_err *err)
     }
     if (!s->root) { /* no /25../32 left under this /24: back to a plain entry */
         h->free_ids[h->nfree++] = E_VAL(*e);
-        set_entry(h, e, (*e & (0xFu << LEN_SHIFT)) | (s->nh == LPM_NH_NONE ? NH_NONE : s->nh));
+        lpm_cpu_set_entry(&h->h.cost, e, (*e & (0xFu << LEN_SHIFT)) | (s->nh == LPM_NH_NONE ? NH_NONE : s->nh));
     }
     return LPM_OK;
 }
@@ -244,7 +232,7 @@ static void op_lookup_batch(const void *st, const lpm_addr *a, uint32_t *nh, siz
     size_t i = 0;
     for (; i + 16 <= n; i += 16) {
         for (int j = 0; j < 16; j++)
-            __builtin_prefetch(&h->tbl24[v4(&a[i + j]) >> 8]);
+            __builtin_prefetch(&h->tbl24[lpm_addr_to_v4(&a[i + j]) >> 8]);
         for (int j = 0; j < 16; j++)
             nh[i + j] = hyb_lookup(h, &a[i + j]);
     }
