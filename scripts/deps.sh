@@ -28,5 +28,10 @@ sudo=""
 [ "$(id -u)" -ne 0 ] && sudo="sudo"
 echo "deps.sh: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
+# Several checkouts may run this at once (parallel builds, worktrees): one
+# apt run at a time, the others wait for it instead of failing on dpkg's lock.
+lock=${TMPDIR:-/tmp}/lpmpipe-deps.lock
+exec 9>"$lock"
+flock 9
 $sudo apt-get update -qq
 $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
