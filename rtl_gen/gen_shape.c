@@ -43,7 +43,14 @@ int lpm_rtl_shape_of(const lpm_image *img, const lpm_rtl_opts *o, lpm_rtl_shape 
     sh->kb = lpm_image_key_bits(img);
     sh->id = 32;
     sh->sb = sh->n > 1 ? clog2(sh->n) : 1;
-    sh->ab = f.addr_bits;
+    /* word addresses (image version 2 holds block indexes: address = index << stride) */
+    sh->ab = 1;
+    for (unsigned s = 0; s < sh->n; s++) {
+        unsigned b = clog2(lpm_image_stage_depth(img, s));
+        if (b > sh->ab)
+            sh->ab = b;
+    }
+    sh->fab = f.addr_bits;
     sh->nb = f.nh_bits;
     sh->pb = 8;
     sh->wb = lpm_image_word_bits(img);

@@ -79,10 +79,10 @@ static void emit_stage(FILE *fp, const lpm_image *img, const lpm_rtl_shape *sh, 
             "    wire rd = v & ~b & ~done & (cur[%u:%u] == %u'd%u);\n"
             "    wire wc = rdata[0], wv = rdata[1];\n"
             "    wire [%u:0] wnh = rdata[%u:%u];\n"
-            "    wire [%u:0] wad = rdata[%u:%u];\n",
+            "    wire [%u:0] wad = rdata[%u:%u]; // the child's block index (image version 2)\n",
             sh->pb - 1, sh->o_bp + sh->pb - 1, sh->o_bp, sh->o_stg + sh->sb - 1, sh->o_stg, sh->sb, s,
-            sh->nb - 1, 2 + sh->nb - 1, 2, sh->ab - 1, 2 + sh->nb + sh->ab - 1, 2 + sh->nb);
-    unsigned jp = 2 + sh->nb + sh->ab;
+            sh->nb - 1, 2 + sh->nb - 1, 2, sh->fab - 1, 2 + sh->nb + sh->fab - 1, 2 + sh->nb);
+    unsigned jp = 2 + sh->nb + sh->fab;
     if (sh->stage_bits) {
         /* J names any stage: widen or cut the image's stage field to SB bits */
         fprintf(fp, "    wire wj = rdata[%u];\n", jp);
@@ -98,9 +98,9 @@ static void emit_stage(FILE *fp, const lpm_image *img, const lpm_rtl_shape *sh, 
     fprintf(fp,
             "    wire [3:0] k = stride_of(t);\n"
             "    wire [7:0] kbits = key_bits(cur[%u:%u], bp, k);\n"
-            "    wire [%u:0] sum = {8'd0, wad} + {%u'd0, kbits};\n"
+            "    wire [%u:0] sum = ({%u'd0, wad} << k) | {%u'd0, kbits};\n"
             "    wire fin = ~wc | (bp >= %u'd%u);\n",
-            sh->o_key + sh->kb - 1, sh->o_key, sh->ab + 7, sh->ab, sh->pb, sh->kb);
+            sh->o_key + sh->kb - 1, sh->o_key, sh->ab + 7, sh->ab + 8 - sh->fab, sh->ab, sh->pb, sh->kb);
     fprintf(fp,
             "    always @* begin\n"
             "        item = cur;\n"
@@ -192,7 +192,7 @@ static void emit_dit(FILE *fp, const lpm_image *img, const lpm_rtl_shape *sh)
             "            it = %u'd0;\n"
             "            st = e[%u:%u];\n"
             "            k = stride_of(st);\n"
-            "            sum = {8'd0, e[%u:%u]} + {%u'd0, key_bits(key[i*%u +: %u], %u'd%u, k)};\n"
+            "            sum = ({%u'd0, e[%u:%u]} << k) | {%u'd0, key_bits(key[i*%u +: %u], %u'd%u, k)};\n"
             "            if (e[1]) begin\n"
             "                it[3] = 1'b1;\n"
             "                it[%u:%u] = e[%u:2];\n"
@@ -209,8 +209,8 @@ static void emit_dit(FILE *fp, const lpm_image *img, const lpm_rtl_shape *sh)
             "    end\n"
             "endmodule\n",
             sh->db - 1, sh->sb - 1, sh->ab + 7, sh->iw - 1, sh->w * sh->iw, sh->w, sh->iw,
-            2 + sh->nb + sh->ab + sh->sb - 1, 2 + sh->nb + sh->ab,
-            2 + sh->nb + sh->ab - 1, 2 + sh->nb, sh->ab, sh->kb, sh->kb, sh->pb, x,
+            2 + sh->nb + sh->fab + sh->sb - 1, 2 + sh->nb + sh->fab,
+            sh->ab + 8 - sh->fab, 2 + sh->nb + sh->fab - 1, 2 + sh->nb, sh->ab, sh->kb, sh->kb, sh->pb, x,
             sh->o_nh + sh->nb - 1, sh->o_nh, 2 + sh->nb - 1,
             sh->o_stg + sh->sb - 1, sh->o_stg, sh->o_addr + sh->ab - 1, sh->o_addr, sh->ab - 1,
             sh->o_bp + sh->pb - 1, sh->o_bp, sh->pb, x, sh->iw, sh->iw);

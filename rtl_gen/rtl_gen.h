@@ -28,7 +28,7 @@ typedef struct lpm_rtl_opts {
 /* Every width the generated modules and the testbench agree on. */
 typedef struct lpm_rtl_shape {
     unsigned n, ring, q, w, r;
-    unsigned kb, id, sb, ab, nb, pb, wb, x, xi, db, bqb, stage_bits;
+    unsigned kb, id, sb, ab, fab, nb, pb, wb, x, xi, db, bqb, stage_bits;
     unsigned iw, bsw, bw, l, qcb, wcb;
     unsigned o_tag, o_nh, o_stg, o_addr, o_bp, o_key;
 } lpm_rtl_shape;
