@@ -103,9 +103,11 @@ static void emit_stage_inst(FILE *fp, const lpm_rtl_shape *sh, unsigned s)
     fprintf(fp, "    lpm_stage_%02u s%02u (.clk(clk), .rst(rst), .hin(hop[%u:%u]),\n", s, s, prev * pw + pw - 1, prev * pw);
     if (has_q) {
         unsigned q = sh->ring ? s : 0;
-        fprintf(fp, "        .qhead(qhead[%u:%u]), .qcnt(qcnt[%u:%u]), .pop_n(pop_n[%u:%u]), .dbg_pop(dbg_pop[%u:%u]),\n",
-                q * pw + pw - 1, q * pw, q * sh->qcb + sh->qcb - 1, q * sh->qcb, q * 2 + 1, q * 2,
-                s * sh->p + sh->p - 1, s * sh->p);
+        fprintf(fp, "        .qhead(qhead[%u:%u]), .qnz(qnz[%u]),", q * pw + pw - 1, q * pw, q);
+        if (sh->p > 1)
+            fprintf(fp, " .qn2(qn2[%u]),", q);
+        fprintf(fp, " .pop_n(pop_n[%u:%u]), .dbg_pop(dbg_pop[%u:%u]),\n", q * 2 + 1, q * 2, s * sh->p + sh->p - 1,
+                s * sh->p);
     }
     if (has_bt)
         fprintf(fp, "        .bt_we(bt_we), .bt_idx(bt_idx), .bt_data(bub_data[%u:%u]),\n", (s + 1) * sh->bsw + sh->bsw - 1,
@@ -136,7 +138,10 @@ static void emit_pipe(FILE *fp, const lpm_rtl_shape *sh)
             "    wire [W*T-1:0] ent_tag;\n"
             "    wire [W*IW-1:0] ent_item;\n"
             "    wire [W*DB-1:0] dit_rdata;\n"
-            "    wire [NQ*QCB-1:0] qcnt, qcnt_next;\n"
+            "    wire [NQ-1:0] qnz;\n"
+            "%s"
+            "    wire [NQ*W-1:0] qroom;\n"
+            "    wire [NQ*QCB-1:0] qcnt_next;\n"
             "    wire [NQ*W*IW-1:0] qpush_item;\n"
             "    wire [NQ*WNB-1:0] qpush_n;\n"
             "    wire [NQ*2-1:0] pop_n;\n"
@@ -148,12 +153,15 @@ static void emit_pipe(FILE *fp, const lpm_rtl_shape *sh)
             "    wire [N*%u-1:0] hop;\n"
             "    wire [N-1:0] st_busy;\n"
             "    wire ctl_busy;\n",
+            sh->p > 1 ? "    wire [NQ-1:0] qn2;\n"
+                      : "    /* verilator lint_off UNUSEDSIGNAL */ // one lane: the second entry is never taken\n"
+                        "    wire [NQ-1:0] qn2;\n    /* verilator lint_on UNUSEDSIGNAL */\n",
             pw, pw);
     fprintf(fp,
             "    lpm_ctl ctl (.clk(clk), .rst(rst), .req_valid(req_valid), .req_ready(req_ready), .req_tag(req_tag),\n"
             "        .req_rest(req_rest), .bub_valid(bub_valid), .bub_ready(bub_ready), .bub_data(bub_data),\n"
             "        .dit_we(dit_we), .dit_widx(dit_widx), .dit_wdata(dit_wdata), .bt_we(bt_we), .bt_idx(bt_idx),\n"
-            "        .ent_key(ent_key), .ent_tag(ent_tag), .ent_item(ent_item), .qcnt(qcnt), .qpush_item(qpush_item),\n"
+            "        .ent_key(ent_key), .ent_tag(ent_tag), .ent_item(ent_item), .qroom(qroom), .qpush_item(qpush_item),\n"
             "        .qpush_n(qpush_n), .drl_room(drl_room), .dex_v(dex_v), .dex_d(dex_d), .busy(ctl_busy),\n"
             "        .dbg_act(dbg_act), .dbg_wtok(dbg_wtok), .dbg_stall(dbg_stall), .dbg_stall_stg(dbg_stall_stg));\n"
             "    wire [W*XI-1:0] dit_idx;\n"
@@ -176,7 +184,7 @@ static void emit_pipe(FILE *fp, const lpm_rtl_shape *sh)
             "        for (gq = 0; gq < NQ; gq = gq + 1) begin : g_q\n"
             "            lpm_queue q (.clk(clk), .rst(rst), .push_item(qpush_item[gq*W*IW +: W*IW]),\n"
             "                .push_n(qpush_n[gq*WNB +: WNB]), .pop_n(pop_n[gq*2 +: 2]), .head(qhead[gq*%u +: %u]),\n"
-            "                .cnt(qcnt[gq*QCB +: QCB]), .cnt_next(qcnt_next[gq*QCB +: QCB]));\n"
+            "                .nz(qnz[gq]), .n2(qn2[gq]), .room(qroom[gq*W +: W]), .cnt_next(qcnt_next[gq*QCB +: QCB]));\n"
             "        end\n"
             "    endgenerate\n",
             pw, pw);
@@ -187,7 +195,7 @@ static void emit_pipe(FILE *fp, const lpm_rtl_shape *sh)
     for (unsigned s = 0; s < sh->n; s++)
         emit_stage_inst(fp, sh, s);
     emit_rlanes(fp, sh);
-    fprintf(fp, "    assign busy = ctl_busy | (|st_busy) | (|res_valid) | (|qcnt);\nendmodule\n");
+    fprintf(fp, "    assign busy = ctl_busy | (|st_busy) | (|res_valid) | (|qnz);\nendmodule\n");
 }
 
 int lpm_rtl_emit_pipe(const lpm_rtl_shape *sh, const char *dir, const char *header, lpm_err *err)

@@ -30,10 +30,11 @@ static void emit_ports(const stage_ctx *c)
     if (c->has_q)
         fprintf(fp,
                 "    input  wire [%u:0] qhead,\n"
-                "    input  wire [%u:0] qcnt,\n"
+                "    input  wire qnz,\n"
+                "%s"
                 "    output wire [1:0] pop_n,\n"
                 "    output wire [%u:0] dbg_pop,\n",
-                sh->p * sh->iw - 1, sh->qcb - 1, sh->p - 1);
+                sh->p * sh->iw - 1, sh->p > 1 ? "    input  wire qn2,\n" : "", sh->p - 1);
     if (c->has_bt)
         fprintf(fp,
                 "    input  wire bt_we,\n"
@@ -75,22 +76,17 @@ static void emit_select(const stage_ctx *c)
         fprintf(fp, "    wire [IW-1:0] q%u = qhead[%u:%u];\n", p, p * sh->iw + sh->iw - 1, p * sh->iw);
     if (sh->p == 1) {
         fprintf(fp,
-                "    wire take0 = ~pass0 & (qcnt != %u'd0);\n"
+                "    wire take0 = ~pass0 & qnz;\n"
                 "    always @* begin\n"
                 "        c0 = pass0 ? h0 : q0;\n"
                 "        c0[F_V] = pass0 | take0;\n"
                 "    end\n"
                 "    assign pop_n = {1'b0, take0};\n"
-                "    assign dbg_pop = take0;\n",
-                sh->qcb);
+                "    assign dbg_pop = take0;\n");
         return;
     }
-    if (sh->q > 1)
-        fprintf(fp, "    wire qn2 = qcnt > %u'd1;\n", sh->qcb);
-    else
-        fprintf(fp, "    wire qn2 = 1'b0; // a queue of one entry\n");
     fprintf(fp,
-            "    wire qn1 = qcnt != %u'd0;\n"
+            "    wire qn1 = qnz;\n"
             "    wire hb0 = q0[F_B], hb1 = q1[F_B];\n"
             "    wire take0 = ~pass0 & qn1 & (~hb0 | ~pass1);      // a bubble needs both lanes\n"
             "    wire l1h = ~pass1 & pass0 & qn1 & ~hb0;            // lane 1 takes the head\n"
@@ -103,8 +99,7 @@ static void emit_select(const stage_ctx *c)
             "        c1[F_V] = pass1 | l1h | l1s | l1b;\n"
             "    end\n"
             "    assign pop_n = {1'b0, take0} + {1'b0, l1h | l1s};\n"
-            "    assign dbg_pop = {l1h | l1s, take0};\n",
-            sh->qcb);
+            "    assign dbg_pop = {l1h | l1s, take0};\n");
 }
 
 /* The memory: one write port (lane 0: a bubble holds every lane), one read

@@ -32,7 +32,7 @@ module lpm_ctl (
     output wire [W*KR-1:0]    ent_key,
     output wire [W*T-1:0]     ent_tag,
     input  wire [W*IW-1:0]    ent_item,
-    input  wire [NQ*QCB-1:0]  qcnt,
+    input  wire [NQ*W-1:0]    qroom,      // queue q takes c more: qroom[q*W + c] (registered)
     output reg  [NQ*W*IW-1:0] qpush_item,
     output reg  [NQ*WNB-1:0]  qpush_n,
     input  wire [W-1:0]       drl_room,
@@ -48,7 +48,6 @@ module lpm_ctl (
 
     // ---- the ports: credits from the registered occupancy ----
     reg [FNB-1:0] wn;                    // window entries, the DIT pipeline included
-    reg [FNB-1:0] fn;                    // entries in the FIFO (seen by the dispatcher)
     reg [BQB-1:0] bseq;                  // the next bubble's number
     wire [W-1:0] room;
     wire [W-1:0] acc;                    // lanes taken this cycle
@@ -117,24 +116,40 @@ module lpm_ctl (
     assign ent_key = pkey[D-1];
     assign ent_tag = ptag[D-1];
 
-    // what enters the FIFO this cycle, in lane order
+    // what enters the FIFO this cycle, in lane order, with the one-hot of
+    // its entry stage (decoded here, off the dispatcher's path)
+    localparam SN = 5;                   // small counts: 0 .. W
     reg [IW-1:0] inc_item [0:W-1];
-    integer inc, k;
+    reg [NQ-1:0] inc_oh [0:W-1];
+    reg [SN-1:0] inc;
+    integer k, q;
     always @* begin
-        inc = 0;
+        inc = {SN{1'b0}};
         for (k = 0; k < W; k = k + 1) begin
             inc_item[k] = ent_item[k*IW +: IW];
             if (pv[D-1][k])
-                inc = inc + 1;
+                inc = inc + 1'b1;
         end
         if (pbub[D-1])
             inc_item[0] = pbit[D-1];
+        for (k = 0; k < W; k = k + 1) begin
+            inc_oh[k] = {{(NQ-1){1'b0}}, 1'b1};
+            if (RING != 0 && !inc_item[k][F_B])
+                for (q = 0; q < NQ; q = q + 1)
+                    inc_oh[k][q] = inc_item[k][F_STG +: SB] == q[SB-1:0];
+        end
     end
 
     // ---- the dispatcher: the first W entries in window order ----
     reg [IW-1:0] wf [0:C-1];
+    reg [NQ-1:0] woh [0:C-1];            // each entry's entry stage, one-hot
+    reg [C:0]    fh;                     // one-hot of fn: fh[i] = (fn == i)
     reg [IW-1:0] it;
-    integer j, q, m, taken, e;
+    reg [NQ-1:0] oh;
+    reg [SN-1:0] taken;
+    reg [NQ*SN-1:0] pc;                  // pushes into each queue so far this cycle
+    reg [SB-1:0] e;
+    integer j, m;
     reg stop, ok;
     always @* begin
         qpush_item = {NQ*W*IW{1'b0}};
@@ -147,19 +162,21 @@ module lpm_ctl (
         dbg_stall_stg = {SB{1'b0}};
         stop = 1'b0;
         ok = 1'b0;
-        taken = 0;
+        taken = {SN{1'b0}};
+        pc = {NQ*SN{1'b0}};
         for (j = 0; j < W; j = j + 1) begin
             it = wf[j];
+            oh = woh[j];
             // a bubble, and every item of a linear pipeline, enters at stage 0
-            e = (it[F_B] || RING == 0) ? 0 : {{(32-SB){1'b0}}, it[F_STG +: SB]};
-            dbg_wtok[j*WTW +: WTW] = {e[SB-1:0], it[F_TAG +: TG], it[F_B]};
-            if (!stop && j < fn) begin
+            e = (it[F_B] || RING == 0) ? {SB{1'b0}} : it[F_STG +: SB];
+            dbg_wtok[j*WTW +: WTW] = {e, it[F_TAG +: TG], it[F_B]};
+            if (!stop && fnz(j)) begin
                 if (!it[F_B] && it[F_DONE]) begin
                     if (drl_room[j]) begin
                         dbg_act[j*2 +: 2] = 2'd1;
                         dex_v[j] = 1'b1;
                         dex_d[j*RDW +: RDW] = {it[F_NH +: NB], it[F_NHV], it[F_TAG +: T]};
-                        taken = taken + 1;
+                        taken = taken + 1'b1;
                     end else begin
                         dbg_stall = 2'd2;
                         stop = 1'b1;
@@ -167,22 +184,23 @@ module lpm_ctl (
                 end else begin
                     ok = 1'b0;
                     for (q = 0; q < NQ; q = q + 1)
-                        if (e == q && {{(32-QCB){1'b0}}, qcnt[q*QCB +: QCB]} +
-                                      {{(32-WNB){1'b0}}, qpush_n[q*WNB +: WNB]} < Q + MUT_QCAP)
-                            ok = 1'b1;
+                        for (m = 0; m < W; m = m + 1)
+                            if (oh[q] && pc[q*SN +: SN] == m[SN-1:0] && qroom[q*W + m])
+                                ok = 1'b1;
                     if (ok) begin
                         for (q = 0; q < NQ; q = q + 1)
-                            if (e == q) begin
+                            if (oh[q]) begin
                                 for (m = 0; m < W; m = m + 1)
-                                    if ({{(32-WNB){1'b0}}, qpush_n[q*WNB +: WNB]} == m)
+                                    if (pc[q*SN +: SN] == m[SN-1:0])
                                         qpush_item[(q*W + m)*IW +: IW] = it;
-                                qpush_n[q*WNB +: WNB] = qpush_n[q*WNB +: WNB] + 1'b1;
+                                pc[q*SN +: SN] = pc[q*SN +: SN] + 1'b1;
+                                qpush_n[q*WNB +: WNB] = pc[q*SN +: WNB];
                             end
                         dbg_act[j*2 +: 2] = 2'd2;
-                        taken = taken + 1;
+                        taken = taken + 1'b1;
                     end else begin
                         dbg_stall = 2'd1;
-                        dbg_stall_stg = e[SB-1:0];
+                        dbg_stall_stg = e;
                         stop = 1'b1;
                     end
                 end
@@ -190,41 +208,77 @@ module lpm_ctl (
         end
     end
 
+    // entry j is in the FIFO: fn > j (fh is the one-hot of fn)
+    function fnz;
+        input integer jj;
+        integer z;
+        begin
+            fnz = 1'b1;
+            for (z = 0; z <= jj; z = z + 1)
+                if (fh[z])
+                    fnz = 1'b0;
+        end
+    endfunction
+
     // ---- the window FIFO: taken entries leave the front, the pipeline's join the back ----
     reg [IW-1:0] nf [0:C-1];
+    reg [NQ-1:0] nfo [0:C-1];
+    reg [C:0]    fh_d;
     integer i, a;
     always @* begin
         for (i = 0; i < C; i = i + 1) begin
             nf[i] = wf[i];
+            nfo[i] = woh[i];
             for (a = 1; a <= W; a = a + 1)
-                if (taken == a && i + a < C)
+                if (taken == a[SN-1:0] && i + a < C) begin
                     nf[i] = wf[i + a];
+                    nfo[i] = woh[i + a];
+                end
+            // the m-th incoming entry lands at fn - taken + m
             for (m = 0; m < W; m = m + 1)
-                if (i + taken == {{(32-FNB){1'b0}}, fn} + m && m < inc)
-                    nf[i] = inc_item[m];
+                for (a = 0; a <= W; a = a + 1)
+                    if (i + a - m >= 0 && i + a - m <= C && taken == a[SN-1:0] && fh[i + a - m] && m[SN-1:0] < inc) begin
+                        nf[i] = inc_item[m];
+                        nfo[i] = inc_oh[m];
+                    end
         end
+        // fn - taken + inc, one-hot
+        fh_d = {(C+1){1'b0}};
+        for (i = 0; i <= C; i = i + 1)
+            for (a = 0; a <= W; a = a + 1)
+                for (m = 0; m <= W; m = m + 1)
+                    if (fh[i] && taken == a[SN-1:0] && inc == m[SN-1:0] && i - a + m >= 0 && i - a + m <= C)
+                        fh_d[i - a + m] = 1'b1;
     end
 
-    integer nr;
+    reg [SN-1:0] nr;
     always @* begin
-        nr = 0;
+        nr = {SN{1'b0}};
         for (k = 0; k < W; k = k + 1)
             if (acc[k])
-                nr = nr + 1;
+                nr = nr + 1'b1;
         if (bub_take)
-            nr = 1;
+            nr = {{(SN-1){1'b0}}, 1'b1};
     end
 
+    localparam XW = (FNB > SN) ? FNB + 1 : SN + 1;
+    /* verilator lint_off UNUSEDSIGNAL */ // the carry
+    reg [XW-1:0] wn_d;
+    /* verilator lint_on UNUSEDSIGNAL */
+    always @* wn_d = {{(XW-FNB){1'b0}}, wn} - {{(XW-SN){1'b0}}, taken} + {{(XW-SN){1'b0}}, nr};
+
     always @(posedge clk) begin
-        for (i = 0; i < C; i = i + 1)
+        for (i = 0; i < C; i = i + 1) begin
             wf[i] <= nf[i];
+            woh[i] <= nfo[i];
+        end
         if (rst) begin
             wn <= {FNB{1'b0}};
-            fn <= {FNB{1'b0}};
+            fh <= {{C{1'b0}}, 1'b1};
             bseq <= {BQB{1'b0}};
         end else begin
-            wn <= wn - taken[FNB-1:0] + nr[FNB-1:0];
-            fn <= fn - taken[FNB-1:0] + inc[FNB-1:0];
+            wn <= wn_d[FNB-1:0];
+            fh <= fh_d;
             bseq <= bseq + {{(BQB-1){1'b0}}, bub_take};
         end
     end
