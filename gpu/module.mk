@@ -8,7 +8,7 @@ CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(NVCC))
 # One architecture (H100/H200) plus PTX for newer ones keeps CI compile time low.
 NVCC_ARCH ?= -gencode arch=compute_90,code=[sm_90,compute_90]
 NVCC_FLAGS ?= -O2 -std=c++17 $(NVCC_ARCH) -Xcompiler -Wall,-Wextra,-Werror -Werror all-warnings
-EXTRA_OBJS += $(BUILD)/gpu/gpu_cuda.o
+EXTRA_OBJS += $(patsubst %.cu,$(BUILD)/%.o,$(wildcard gpu/*.cu))
 EXTRA_LIBS += -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lstdc++
 
 # A pattern rule, so it never becomes the Makefile's default goal.
