@@ -164,3 +164,28 @@ int lpm_cli_close_out(const char *cmd, FILE *fp, const char *path)
     }
     return 0;
 }
+
+int lpm_cli_u64_list(const char *cmd, const char *opt, const char *arg, uint64_t lo, uint64_t hi,
+                     uint64_t *out, size_t max, size_t *n)
+{
+    char buf[512];
+    if (!arg || strlen(arg) >= sizeof buf) {
+        lpm_cli_error(cmd, "%s: the list is too long", opt);
+        return LPM_EINPUT;
+    }
+    strcpy(buf, arg);
+    *n = 0;
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (*n == max) {
+            lpm_cli_error(cmd, "%s: more than %zu values", opt, max);
+            return LPM_EINPUT;
+        }
+        if (lpm_cli_u64(cmd, opt, t, lo, hi, &out[(*n)++]))
+            return LPM_EINPUT;
+    }
+    if (*n == 0 || arg[0] == ',' || arg[strlen(arg) - 1] == ',' || strstr(arg, ",,")) {
+        lpm_cli_error(cmd, "%s: '%s' is not a comma-separated list of numbers", opt, arg);
+        return LPM_EINPUT;
+    }
+    return 0;
+}

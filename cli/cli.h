@@ -23,6 +23,10 @@ int lpm_cli_u64(const char *cmd, const char *opt, const char *arg,
                 uint64_t lo, uint64_t hi, uint64_t *out);
 int lpm_cli_uint(const char *cmd, const char *opt, const char *arg,
                  unsigned lo, unsigned hi, unsigned *out);
+/* A comma-separated list of such numbers ("1024,4096"), at most max of
+ * them, into out[0..*n). */
+int lpm_cli_u64_list(const char *cmd, const char *opt, const char *arg, uint64_t lo, uint64_t hi,
+                     uint64_t *out, size_t max, size_t *n);
 int lpm_cli_double(const char *cmd, const char *opt, const char *arg,
                    double lo, double hi, double *out);
 
