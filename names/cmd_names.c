@@ -371,6 +371,8 @@ typedef struct {
     uint64_t updates, seed;
     unsigned repeat;
     lpm_ngpu_opts g;
+    uint64_t gbatch[32], gstreams[32]; /* gpu bench: every pair is one run */
+    size_t ngbatch, ngstreams;
 } eopts;
 
 static int engine_opt(int c, const char *arg, eopts *o)
@@ -406,8 +408,10 @@ static int engine_opt(int c, const char *arg, eopts *o)
     case O_UPDATES: return lpm_cli_u64(CMD, "--updates", arg, 0, 1ULL << 26, &o->updates) ? -1 : 1;
     case O_SEED: return lpm_cli_u64(CMD, "--seed", arg, 0, UINT64_MAX, &o->seed) ? -1 : 1;
     case O_REPEAT: return lpm_cli_uint(CMD, "--repeat", arg, 1, 100, &o->repeat) ? -1 : 1;
-    case O_BATCH: return lpm_cli_uint(CMD, "--batch", arg, 32, 1u << 26, &o->g.batch) ? -1 : 1;
-    case O_STREAMS: return lpm_cli_uint(CMD, "--streams", arg, 1, 512, &o->g.streams) ? -1 : 1;
+    case O_BATCH:
+        return lpm_cli_u64_list(CMD, "--batch", arg, 32, 1u << 26, o->gbatch, 32, &o->ngbatch) ? -1 : 1;
+    case O_STREAMS:
+        return lpm_cli_u64_list(CMD, "--streams", arg, 1, 512, o->gstreams, 32, &o->ngstreams) ? -1 : 1;
     case O_THREADS: return lpm_cli_uint(CMD, "--threads", arg, 32, 1024, &o->g.threads) ? -1 : 1;
     }
     return 0;
@@ -438,6 +442,9 @@ static void eopts_init(eopts *o)
     o->seed = 1;
     o->repeat = 3;
     o->g = (lpm_ngpu_opts){ 1u << 20, 8, 256, 3 };
+    o->gbatch[0] = 1u << 20;
+    o->gstreams[0] = 8;
+    o->ngbatch = o->ngstreams = 1;
 }
 
 static int build_engine(lpm_nengine *en, const char *name, const lpm_ntable *t, const eopts *o)
@@ -723,6 +730,81 @@ out:
 }
 
 /* ---- names gpu bench ---- */
+/* One JSON line per (batch, streams) pair, all on one MATA build. */
+static int gpu_run_points(const eopts *o, const lpm_ntable *list, const lpm_nm_view *v, const lpm_niw *iw,
+                          const uint32_t *want)
+{
+    int rc = 0;
+    for (size_t i = 0; i < o->ngbatch && !rc; i++)
+        for (size_t j = 0; j < o->ngstreams && !rc; j++) {
+            lpm_ngpu_opts g = o->g;
+            g.batch = (uint32_t)o->gbatch[i];
+            g.streams = (uint32_t)o->gstreams[j];
+            g.repeat = o->repeat;
+            lpm_ngpu_result res;
+            lpm_err e;
+            if ((rc = lpm_names_cuda_bench(v, iw, want, &g, &res, &e)))
+                return fail(rc, &e);
+            printf("{\"engine\":\"mata-gpu\",\"names\":%zu,\"batch\":%u,\"streams\":%u,\"threads\":%u,"
+                   "\"kernel_searches_per_s\":%.0f,\"e2e_searches_per_s\":%.0f,\"batch_latency_us\":%.1f,"
+                   "\"batch_latency_p99_us\":%.1f,\"batch_latency_max_us\":%.1f,\"batches\":%llu,"
+                   "\"mismatches\":%llu}\n",
+                   list->n, g.batch, g.streams, g.threads, res.kernel_sps, res.e2e_sps, res.latency_us,
+                   res.latency_p99_us, res.latency_max_us, (unsigned long long)res.batches,
+                   (unsigned long long)res.mismatches);
+            fflush(stdout);
+            if (res.mismatches)
+                rc = LPM_EFAIL;
+        }
+    return rc;
+}
+
+static int gpu_points(const eopts *o, int argc, char **argv)
+{
+    lpm_ntable t, list;
+    int rc = load_table(o->table, o->skip, &t);
+    if (rc)
+        return rc;
+    if ((rc = load_names(o, argc, argv, &list))) {
+        lpm_ntable_free(&t);
+        return rc;
+    }
+    lpm_nengine en, ref;
+    int have_en = 0, have_ref = 0;
+    lpm_niw iw;
+    memset(&iw, 0, sizeof iw);
+    lpm_err e;
+    uint32_t *want = malloc((list.n + 1) * sizeof *want);
+    if (!want) {
+        lpm_cli_error(CMD, "out of memory");
+        rc = LPM_EFAIL;
+    }
+    if (!rc && !(rc = build_engine(&en, "mata", &t, o)))
+        have_en = 1;
+    if (!rc && !(rc = build_engine(&ref, "ref", &t, o)))
+        have_ref = 1;
+    if (!rc) {
+        for (size_t i = 0; i < list.n; i++)
+            want[i] = lpm_nengine_lookup(&ref, lpm_ntable_name(&list, i), list.e[i].len);
+        if ((rc = lpm_niw_build(&iw, &list, &e))) {
+            rc = fail(rc, &e);
+        } else {
+            lpm_nm_view v;
+            lpm_naa_view(&en.aa, &v);
+            rc = gpu_run_points(o, &list, &v, &iw, want);
+        }
+    }
+    if (have_en)
+        lpm_nengine_free(&en);
+    if (have_ref)
+        lpm_nengine_free(&ref);
+    lpm_niw_free(&iw);
+    lpm_ntable_free(&t);
+    lpm_ntable_free(&list);
+    free(want);
+    return rc;
+}
+
 static int cmd_gpu(int argc, char **argv)
 {
     static const struct option lo[] = { ENGINE_LONGOPTS,
@@ -759,51 +841,15 @@ static int cmd_gpu(int argc, char **argv)
         lpm_cli_error(CMD, "gpu bench: --trace is required");
         return LPM_EINPUT;
     }
-    {
-        o.g.repeat = o.repeat;
-        lpm_ntable t, list;
-        int rc = load_table(o.table, o.skip, &t);
-        if (rc)
-            return rc;
-        if ((rc = load_names(&o, argc, argv, &list))) {
-            lpm_ntable_free(&t);
-            return rc;
-        }
-        lpm_nengine en, ref;
-        lpm_niw iw;
-        lpm_err e;
-        uint32_t *want = malloc((list.n + 1) * sizeof *want);
-        if (!want || build_engine(&en, "mata", &t, &o) || build_engine(&ref, "ref", &t, &o))
-            return LPM_EFAIL;
-        for (size_t i = 0; i < list.n; i++)
-            want[i] = lpm_nengine_lookup(&ref, lpm_ntable_name(&list, i), list.e[i].len);
-        if ((rc = lpm_niw_build(&iw, &list, &e)))
-            return fail(rc, &e);
-        lpm_nm_view v;
-        lpm_naa_view(&en.aa, &v);
-        lpm_ngpu_result res;
-        rc = lpm_names_cuda_bench(&v, &iw, want, &o.g, &res, &e);
-        if (rc)
-            return fail(rc, &e);
-        printf("{\"engine\":\"mata-gpu\",\"names\":%zu,\"batch\":%u,\"streams\":%u,\"threads\":%u,"
-               "\"kernel_searches_per_s\":%.0f,\"e2e_searches_per_s\":%.0f,\"batch_latency_us\":%.1f,"
-               "\"mismatches\":%llu}\n",
-               list.n, o.g.batch, o.g.streams, o.g.threads, res.kernel_sps, res.e2e_sps, res.latency_us,
-               (unsigned long long)res.mismatches);
-        lpm_niw_free(&iw);
-        lpm_nengine_free(&en);
-        lpm_nengine_free(&ref);
-        lpm_ntable_free(&t);
-        lpm_ntable_free(&list);
-        free(want);
-        return res.mismatches ? LPM_EFAIL : 0;
-    }
+    return gpu_points(&o, argc, argv);
 help:
-    printf("usage: lpmpipe names gpu bench --table TABLE --trace FILE [--batch N] [--streams S]\n"
-           "       [--threads T] [--repeat R]\n"
-           "Runs the CUDA MATA kernel over interweaved names (batch split over S streams) and\n"
-           "prints kernel-only and end-to-end searches/s and the batch latency; every answer\n"
-           "is checked against the reference. Exit 3 when no CUDA device is present.\n" ENGINE_HELP);
+    printf("usage: lpmpipe names gpu bench --table TABLE --trace FILE [--batch N[,N...]]\n"
+           "       [--streams S[,S...]] [--threads T] [--repeat R]\n"
+           "Runs the CUDA MATA kernel over interweaved names (each batch split over S streams)\n"
+           "and prints kernel-only and end-to-end searches/s and the batch latency (mean, p99,\n"
+           "max over every batch); every answer is checked against the reference. Lists run\n"
+           "every (batch, streams) pair on one build, one JSON line each. Exit 3 when no CUDA\n"
+           "device is present.\n" ENGINE_HELP);
     return 0;
 }
 
