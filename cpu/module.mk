@@ -12,7 +12,10 @@ $(BUILD)/tests/cpu/test_%: EXTRA_LIBS += $(CPU_TESTLIB)
 
 # The DPDK peer (cpu/dpdk/) only where libdpdk is installed; without it
 # the peer functions stay unresolved weak references and the bench says so.
-ifneq ($(shell pkg-config --exists libdpdk 2>/dev/null && echo yes),)
+# LPM_NO_PEERS=1 (the self-contained GPU package, gpu/module.mk) leaves it
+# out even where libdpdk is installed.
+ifneq ($(LPM_NO_PEERS),)
+else ifneq ($(shell pkg-config --exists libdpdk 2>/dev/null && echo yes),)
 CPU_DPDK_OBJ := $(BUILD)/cpu/dpdk/peer_dpdk.o
 EXTRA_OBJS += $(CPU_DPDK_OBJ)
 EXTRA_LIBS += $(shell pkg-config --libs libdpdk)

@@ -142,6 +142,11 @@ static int run_points(const lpm_gpu_bench_in *base, const uint64_t *batches, siz
             lpm_gpu_bench_in in = *base;
             in.batch = (size_t)batches[i];
             in.streams = (unsigned)streams[j];
+            /* Each point takes 8 batches per stream (at least 2^22 lookups)
+             * of the address pool, so small points stay short. */
+            size_t want = in.batch * in.streams * 8 > ((size_t)1 << 22) ? in.batch * in.streams * 8 : (size_t)1 << 22;
+            if (base->seconds == 0 && want < in.n)
+                in.n = want;
             lpm_gpu_bench_out o;
             if ((rc = lpm_gpu_run(s, &in, &o, &err))) {
                 lpm_cli_error(cmd, "%s", err.msg);
