@@ -326,6 +326,7 @@ static int load_and_run(const bench_opts *o)
     }
     lpm_gpu_bench_in in = {
         .fib = &fib, .engine = o->kind, .levels = o->levels, .addr = addr, .n = (size_t)o->count,
+        .pool = (size_t)o->count,
         .reps = o->reps, .seconds = o->seconds, .check = (size_t)o->check, .upd = upd, .nupd = nupd,
         .update_rate = o->rate, .rebuild_every = (size_t)o->rebuild_every, .ref = ref,
     };

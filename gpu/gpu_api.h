@@ -24,6 +24,8 @@ typedef struct lpm_gpu_bench_in {
     unsigned levels;         /* lpm_gpu_bench only: GAMT H (0: default) */
     const lpm_addr *addr;    /* the lookups, n of them, sent in batches */
     size_t n, batch;         /* n must hold at least one batch per stream */
+    size_t pool;             /* addresses at addr (>= n; 0: n): a session pins and
+                                converts them all once, for runs on prefixes of them */
     unsigned streams;        /* 1..LPM_GPU_STREAMS_MAX */
     unsigned reps;           /* kernel-only repetitions */
     double seconds;          /* end to end for at least this long, the n addresses

@@ -133,11 +133,13 @@ static int launch(run_ctx *r, unsigned s, const void *keys, uint32_t *res, size_
     return lpm_gpu_launch(&r->s->dev, r->s->kind == LPM_GPU_GALE, r->s->v6, s, keys, res, m, err);
 }
 
-/* Pinned keys for the run's addresses (kept for the next run when the same). */
+/* Pinned keys for the run's addresses, all of the pool at once (kept for
+ * the next runs on the same addresses). */
 static int prepare_keys(run_ctx *r, lpm_err *err)
 {
     lpm_gpu_session *s = r->s;
     const lpm_gpu_bench_in *in = r->in;
+    size_t n = std::max(in->pool, r->n);
     if (s->hkeys && s->key_src == in->addr && s->key_n >= r->n)
         return LPM_OK;
     cudaFreeHost(s->hkeys);
@@ -145,16 +147,16 @@ static int prepare_keys(run_ctx *r, lpm_err *err)
     s->hkeys = nullptr;
     s->hres = nullptr;
     s->key_src = nullptr;
-    CK(cudaMallocHost(&s->hkeys, r->n * r->ks));
-    CK(cudaMallocHost((void **)&s->hres, r->n * 4));
-    for (size_t i = 0; i < r->n; i++) {
+    CK(cudaMallocHost(&s->hkeys, n * r->ks));
+    CK(cudaMallocHost((void **)&s->hres, n * 4));
+    for (size_t i = 0; i < n; i++) {
         if (s->v6)
             ((uint64_t *)s->hkeys)[i] = in->addr[i].hi;
         else
             ((uint32_t *)s->hkeys)[i] = lpm_addr_to_v4(&in->addr[i]);
     }
     s->key_src = in->addr;
-    s->key_n = r->n;
+    s->key_n = n;
     return LPM_OK;
 }
 
