@@ -21,20 +21,14 @@
 
 #include <vector>
 
+#include "cuda_check.h"
+
 extern "C" {
 #include "gale.h"
 #include "gamt.h"
 }
 
 #define LPM_GPU_MAX_STREAMS 32
-
-/* Returns err's code from a failed CUDA call (with its text), else goes on. */
-#define CK(call)                                                                              \
-    do {                                                                                      \
-        cudaError_t e_ = (call);                                                              \
-        if (e_ != cudaSuccess)                                                                \
-            return lpm_err_set(err, LPM_EFAIL, "CUDA: %s: %s", #call, cudaGetErrorString(e_)); \
-    } while (0)
 
 /* Every CUDA handle a run or a device context creates, released in the
  * destructor, so no error path leaks buffers, events or streams. */

@@ -11,9 +11,7 @@
 #include <chrono>
 #include <vector>
 
-extern "C" {
-#include "../core/err.h"
-}
+#include "../gpu/cuda_check.h"
 #include "ngpu.h"
 #include "nstep.h"
 
@@ -33,13 +31,6 @@ extern "C" int lpm_names_cuda_devices(void)
         return 0;
     return n;
 }
-
-#define CK(x)                                                                                   \
-    do {                                                                                        \
-        cudaError_t e_ = (x);                                                                   \
-        if (e_ != cudaSuccess)                                                                  \
-            return lpm_err_set(err, LPM_EFAIL, "CUDA: %s: %s", #x, cudaGetErrorString(e_));    \
-    } while (0)
 
 // Batches whose events are in use at once: the host runs at most this far
 // ahead of the device, and reads a batch's latency when its slot comes back.
