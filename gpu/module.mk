@@ -31,7 +31,7 @@ endif
 GPU_PACK ?= gpu-pack
 GPU_DATA ?= ../shared/data
 GPU_BUILD ?= build-gpu
-GPU_STATIC_VARS := BUILD=$(GPU_BUILD) LPM_NO_PEERS=1 \
+GPU_STATIC_VARS := BUILD=$(GPU_BUILD) LPM_NO_PEERS=1 SAN= OPT=-O2 CFLAGS= LDFLAGS= \
 	LIBS="-Wl,-Bstatic -lz -llzma -lbz2 -Wl,-Bdynamic -lm -lpthread -ldl -lrt" \
 	CHECK_LIBS="-Wl,-Bstatic -lcheck -lsubunit -Wl,-Bdynamic"
 .PHONY: gpu-pack
