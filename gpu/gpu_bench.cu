@@ -44,6 +44,11 @@ struct lpm_gpu_session {
     }
 };
 
+extern "C" int lpm_gpu_built(void)
+{
+    return 1;
+}
+
 extern "C" int lpm_gpu_probe(char *buf, size_t size, lpm_err *err)
 {
     int n = 0;

@@ -8,12 +8,6 @@
 #include "gputest.h"
 #include "../../gpu/gpu_api.h"
 
-#pragma weak lpm_gpu_probe
-#pragma weak lpm_gpu_bench
-#pragma weak lpm_gpu_open
-#pragma weak lpm_gpu_run
-#pragma weak lpm_gpu_close
-
 static void expect_exact(const lpm_gpu_bench_in *in, const lpm_gpu_bench_out *o)
 {
     ck_assert_uint_eq(o->checked, in->check ? in->check : in->n);
@@ -129,7 +123,7 @@ int main(void)
 {
     char dev[256];
     lpm_err err;
-    if (!lpm_gpu_probe) {
+    if (!lpm_gpu_built()) {
         tu_skip("no CUDA device: this build has no CUDA (nvcc was absent)");
         return 77;
     }
