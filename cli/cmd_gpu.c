@@ -54,6 +54,19 @@ static int no_cuda(void)
     return LPM_ENODEV;
 }
 
+/* Device 0's name into dev, or the reason there is none (exit 3). */
+static int device(char *dev, size_t size)
+{
+    if (!lpm_gpu_built())
+        return no_cuda();
+    lpm_err err;
+    if (lpm_gpu_probe(dev, size, &err)) {
+        lpm_cli_error(cmd, "%s", err.msg);
+        return LPM_ENODEV;
+    }
+    return 0;
+}
+
 static int info(int argc, char **argv)
 {
     int json = 0;
@@ -68,15 +81,12 @@ static int info(int argc, char **argv)
             return LPM_EINPUT;
         }
     }
-    if (!lpm_gpu_built())
-        return no_cuda();
     char dev[256];
-    lpm_err err;
-    if (lpm_gpu_probe(dev, sizeof dev, &err)) {
-        lpm_cli_error(cmd, "%s", err.msg);
-        if (json)
+    int rc = device(dev, sizeof dev);
+    if (rc) {
+        if (json && lpm_gpu_built())
             printf("{\"device\":null}\n");
-        return LPM_ENODEV;
+        return rc;
     }
     if (json)
         printf("{\"device\":\"%s\"}\n", dev);
@@ -344,15 +354,8 @@ static int bench(int argc, char **argv)
     if ((rc = check_bench(&o)))
         return rc;
     /* No device: say so before the (possibly long) table load. */
-    if (!lpm_gpu_built())
-        return no_cuda();
     char dev[256];
-    lpm_err err;
-    if (lpm_gpu_probe(dev, sizeof dev, &err)) {
-        lpm_cli_error(cmd, "%s", err.msg);
-        return LPM_ENODEV;
-    }
-    return load_and_run(&o);
+    return (rc = device(dev, sizeof dev)) ? rc : load_and_run(&o);
 }
 
 int lpm_cmd_gpu(int argc, char **argv)
