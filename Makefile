@@ -26,6 +26,8 @@ EXTRA_LIBS :=
 MODULE_CFLAGS :=
 LINK    := $(CC)
 -include $(wildcard $(addsuffix /module.mk,$(MODULES)))
+# Not a module: its sources are harnesses, built by `make fuzz` and the replay test.
+include fuzz/fuzz.mk
 
 SRCS     := $(foreach m,$(MODULES),$(wildcard $(m)/*.c))
 OBJS     := $(SRCS:%.c=$(BUILD)/%.o)
@@ -88,6 +90,6 @@ bench: deps
 unit: $(TEST_BINS)
 
 clean:
-	rm -rf build build-asan lpmpipe
+	rm -rf build build-asan build-fuzz lpmpipe
 
 -include $(OBJS:.o=.d) $(TEST_COMMON:.o=.d)

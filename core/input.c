@@ -2,10 +2,12 @@
 #include "input.h"
 
 #include <bzlib.h>
+#include <errno.h>
 #include <lzma.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <zlib.h>
 
 enum codec { RAW, GZ, XZ, BZ2 };
@@ -143,33 +145,21 @@ static int fill_decompressed(lpm_input *in, lpm_err *err)
     return 0;
 }
 
-int lpm_input_open(lpm_input **out, const char *path, lpm_err *err)
+/* Allocates the buffers and sniffs the codec from the first chunk; frees
+ * in (closing its stream when owned) on failure. */
+static int start(lpm_input *in, lpm_input **out, lpm_err *err)
 {
-    lpm_input *in = calloc(1, sizeof *in);
-    if (!in)
-        return lpm_err_set(err, LPM_EFAIL, "out of memory");
-    if (strcmp(path, "-") == 0) {
-        in->fp = stdin;
-        snprintf(in->name, sizeof in->name, "<stdin>");
-    } else {
-        in->fp = fopen(path, "rb");
-        in->own_fp = 1;
-        snprintf(in->name, sizeof in->name, "%s", path);
-        if (!in->fp) {
-            free(in);
-            return lpm_err_set(err, LPM_EINPUT, "%s: cannot open", path);
-        }
-    }
     in->cbuf = malloc(CHUNK);
     in->dbuf = malloc(CHUNK);
     if (!in->cbuf || !in->dbuf) {
         lpm_input_close(in);
         return lpm_err_set(err, LPM_EFAIL, "out of memory");
     }
-    /* Sniff the magic from the first compressed chunk. */
     if (fill_compressed(in, err)) {
+        int rc = errno == EISDIR ? lpm_err_set(err, LPM_EINPUT, "%s: is a directory, not a file", in->name)
+                                 : LPM_EFAIL;
         lpm_input_close(in);
-        return LPM_EFAIL;
+        return rc;
     }
     const unsigned char *m = in->cbuf;
     size_t n = in->clen;
@@ -195,11 +185,51 @@ int lpm_input_open(lpm_input **out, const char *path, lpm_err *err)
             in->deof = 1;
     }
     if (rc) {
+        lpm_err_set(err, LPM_EFAIL, "%s: decompressor init failed", in->name);
         lpm_input_close(in);
-        return lpm_err_set(err, LPM_EFAIL, "%s: decompressor init failed", path);
+        return LPM_EFAIL;
     }
     *out = in;
     return LPM_OK;
+}
+
+int lpm_input_open(lpm_input **out, const char *path, lpm_err *err)
+{
+    lpm_input *in = calloc(1, sizeof *in);
+    if (!in)
+        return lpm_err_set(err, LPM_EFAIL, "out of memory");
+    if (strcmp(path, "-") == 0) {
+        in->fp = stdin;
+        snprintf(in->name, sizeof in->name, "<stdin>");
+    } else {
+        struct stat st;
+        if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+            free(in);
+            return lpm_err_set(err, LPM_EINPUT, "%s: is a directory, not a file", path);
+        }
+        in->fp = fopen(path, "rb");
+        in->own_fp = 1;
+        snprintf(in->name, sizeof in->name, "%s", path);
+        if (!in->fp) {
+            int e = errno;
+            free(in);
+            return lpm_err_set(err, LPM_EINPUT, "%s: cannot open: %s", path, strerror(e));
+        }
+    }
+    return start(in, out, err);
+}
+
+int lpm_input_open_stream(lpm_input **out, FILE *fp, const char *name, lpm_err *err)
+{
+    lpm_input *in = calloc(1, sizeof *in);
+    if (!in) {
+        fclose(fp);
+        return lpm_err_set(err, LPM_EFAIL, "out of memory");
+    }
+    in->fp = fp;
+    in->own_fp = 1;
+    snprintf(in->name, sizeof in->name, "%s", name);
+    return start(in, out, err);
 }
 
 void lpm_input_close(lpm_input *in)

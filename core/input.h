@@ -5,13 +5,19 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "err.h"
 
 typedef struct lpm_input lpm_input;
 
-/* path "-" reads standard input. */
+/* path "-" reads standard input. A directory or a path that cannot be
+ * opened is LPM_EINPUT ("path: is a directory, not a file", "path: cannot
+ * open: REASON"). */
 int lpm_input_open(lpm_input **in, const char *path, lpm_err *err);
+/* Reads an open stream, which it owns from now on (closed by
+ * lpm_input_close, also on failure); name is what messages call it. */
+int lpm_input_open_stream(lpm_input **in, FILE *fp, const char *name, lpm_err *err);
 void lpm_input_close(lpm_input *in);
 
 /* Reads up to n bytes; returns bytes read (0 at end), or -1 on error. */

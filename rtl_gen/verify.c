@@ -34,7 +34,9 @@ static void help(FILE *fp)
             "                          random-match, table, zipf over the image's table)\n"
             "  --count N, --seed S     for --gen (default 10000, 1)\n"
             "  --queue Q --issue-width W --rob R   as lpmpipe sim (default 16, 1, 0)\n"
-            "  --updates U             bubble file (lpmpipe update --bubbles)\n"
+            "  --updates U             bubble file (lpmpipe update --bubbles), checked\n"
+            "                          against the image first\n"
+            "  --ignore-image-crc      apply a bubble file made for another image\n"
             "  --update-rate R         updates per second (default: all at once)\n"
             "  --clock-mhz F           clock for the rate (default 200)\n"
             "  --mutate M              generate with a planted fault (queue-beats-pass):\n"
@@ -126,7 +128,8 @@ static int read_stimulus(const char *simres, int fam, const char *dir, lpm_rtl_k
 }
 
 /* The bubbles as the simulator's bubble reader gives them, ready cycles included. */
-static int write_bubbles(const char *updates, unsigned stages, double cpu, const char *dir, uint64_t *nb, lpm_err *err)
+static int write_bubbles(const char *updates, const lpm_image *img, int ignore_crc, double cpu, const char *dir, uint64_t *nb,
+                         lpm_err *err)
 {
     char path[4200];
     lpm_rtl_fmt(path, sizeof path, "%s/bubbles.txt", dir);
@@ -137,7 +140,7 @@ static int write_bubbles(const char *updates, unsigned stages, double cpu, const
     *nb = 0;
     if (updates) {
         lpm_sim_bfile bf = { 0 };
-        if ((rc = lpm_sim_bfile_open(&bf, updates, stages, cpu, err))) {
+        if ((rc = lpm_sim_bfile_open(&bf, updates, img, cpu, ignore_crc, err))) {
             fclose(fp);
             return rc;
         }
@@ -253,7 +256,7 @@ int lpm_rtl_cmd_verify(int argc, char **argv)
 {
     enum {
         O_IMAGE = LPM_OPT_FIRST_FREE, O_TRACE, O_GEN, O_COUNT, O_SEED, O_QUEUE, O_WIDTH, O_ROB, O_UPD, O_URATE,
-        O_CLOCK, O_MUT, O_VCD, O_ICARUS, O_BDIR, O_CACHE, O_JSON
+        O_CLOCK, O_MUT, O_VCD, O_ICARUS, O_BDIR, O_CACHE, O_JSON, O_ICRC
     };
     static const struct option lo[] = {
         { "image", required_argument, 0, O_IMAGE },      { "trace", required_argument, 0, O_TRACE },
@@ -265,6 +268,7 @@ int lpm_rtl_cmd_verify(int argc, char **argv)
         { "vcd", required_argument, 0, O_VCD },          { "icarus", no_argument, 0, O_ICARUS },
         { "build-dir", required_argument, 0, O_BDIR },   { "cache", required_argument, 0, O_CACHE },
         { "json", no_argument, 0, O_JSON },              { "help", no_argument, 0, 'h' },
+        { "ignore-image-crc", no_argument, 0, O_ICRC },
         { 0, 0, 0, 0 },
     };
     lpm_rtl_opts o = { 16, 1, 0, 0 };
@@ -272,7 +276,7 @@ int lpm_rtl_cmd_verify(int argc, char **argv)
     const char *cache = getenv("LPMPIPE_RTL_CACHE");
     uint64_t count = 10000, seed = 1;
     double urate = 0, clock_mhz = 200;
-    int icarus = 0, json = 0, c;
+    int icarus = 0, json = 0, ignore_crc = 0, c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
         switch (c) {
@@ -293,6 +297,7 @@ int lpm_rtl_cmd_verify(int argc, char **argv)
         case O_BDIR: bdir = optarg; break;
         case O_CACHE: cache = optarg; break;
         case O_JSON: json = 1; break;
+        case O_ICRC: ignore_crc = 1; break;
         case 'h': help(stdout); return 0;
         default: return lpm_cli_usage_error(cmd);
         }
@@ -305,8 +310,12 @@ int lpm_rtl_cmd_verify(int argc, char **argv)
         lpm_cli_error(cmd, "verify needs --image IMG and exactly one of --trace and --gen (see rtl verify --help)");
         return 2;
     }
-    if (urate > 0 && !updates) {
-        lpm_cli_error(cmd, "--update-rate needs --updates");
+    if ((urate > 0 || ignore_crc) && !updates) {
+        lpm_cli_error(cmd, "%s needs --updates", ignore_crc ? "--ignore-image-crc" : "--update-rate");
+        return 2;
+    }
+    if (updates && !strcmp(updates, "-")) {
+        lpm_cli_error(cmd, "verify: --updates: the simulator and the testbench both read the bubble file: give a file, not '-'");
         return 2;
     }
     static const char *const kinds[] = { "uniform", "random-match", "table", "zipf" };
@@ -382,7 +391,7 @@ int lpm_rtl_cmd_verify(int argc, char **argv)
     uint64_t nbub = 0;
     double cpu = urate > 0 ? clock_mhz * 1e6 / urate : 0.0;
     if ((rc = lpm_rtl_generate(img, image, &o, rtl, &err)) ||
-        (rc = write_bubbles(updates, sh.n, cpu, work, &nbub, &err))) {
+        (rc = write_bubbles(updates, img, ignore_crc, cpu, work, &nbub, &err))) {
         if (err.msg[0])
             fprintf(stderr, "%s\n", err.msg);
         goto out;
@@ -433,6 +442,8 @@ int lpm_rtl_cmd_verify(int argc, char **argv)
         if (updates) {
             sargv[n++] = "--updates";
             sargv[n++] = (char *)updates;
+            if (ignore_crc)
+                sargv[n++] = "--ignore-image-crc";
             sargv[n++] = "--clock-mhz";
             sargv[n++] = ck;
             if (urate > 0) {

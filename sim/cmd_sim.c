@@ -46,7 +46,10 @@ static void help(FILE *fp)
             "                      other entry stages pass one whose queue is full\n"
             "                      (default 0: strict in-order dispatch)\n"
             "  --load L            offered requests per cycle (default: continuous backlog)\n"
-            "  --updates FILE      bubble file (lpmpipe update --bubbles)\n"
+            "  --updates FILE      bubble file (lpmpipe update --bubbles; '-': standard input),\n"
+            "                      checked against the image before the run\n"
+            "  --ignore-image-crc  apply a bubble file made for another image (its writes\n"
+            "                      must still fit this one)\n"
             "  --update-rate U     updates per second (with --updates; default: all at once)\n"
             "  --clock-mhz F       clock that turns the rate into cycles (default 200)\n"
             "  --warmup C          cycles left out of the steady-state window (default 0)\n"
@@ -295,7 +298,7 @@ int lpm_cmd_sim(int argc, char **argv)
 {
     enum {
         O_IMAGE = LPM_OPT_FIRST_FREE, O_SYNTH, O_LINEAR, O_READS, O_TRACE, O_GEN, O_COUNT, O_SEED, O_FIB,
-        O_QUEUE, O_WIDTH, O_BURST, O_ROB, O_LOAD, O_UPDATES, O_URATE, O_CLOCK, O_WARMUP, O_NOCHECK,
+        O_QUEUE, O_WIDTH, O_BURST, O_ROB, O_LOAD, O_UPDATES, O_IGNORE_CRC, O_URATE, O_CLOCK, O_WARMUP, O_NOCHECK,
         O_VERIFY, O_JSON, O_RESULTS, O_CLOG, O_TIMING, O_BASELINE, O_PRELOAD, O_LOOKAHEAD
     };
     static const struct option lo[] = {
@@ -314,6 +317,7 @@ int lpm_cmd_sim(int argc, char **argv)
         { "rob", required_argument, 0, O_ROB },
         { "load", required_argument, 0, O_LOAD },
         { "updates", required_argument, 0, O_UPDATES },
+        { "ignore-image-crc", no_argument, 0, O_IGNORE_CRC },
         { "update-rate", required_argument, 0, O_URATE },
         { "clock-mhz", required_argument, 0, O_CLOCK },
         { "warmup", required_argument, 0, O_WARMUP },
@@ -337,7 +341,7 @@ int lpm_cmd_sim(int argc, char **argv)
     const char *image = NULL, *trace = NULL, *gen = NULL, *fib_path = NULL, *updates = NULL;
     const char *results = NULL, *clog = NULL;
     unsigned synth = 0, reads_lo = 0, reads_hi = 0, baseline = 0;
-    int linear = 0, have_reads = 0, check = 1, verify = 0, json = 0, timing = 0, pre = 0, c;
+    int linear = 0, have_reads = 0, check = 1, verify = 0, json = 0, timing = 0, pre = 0, ignore_crc = 0, c;
     uint64_t count = 100000, seed = 1;
     double burst = 1.0, urate = 0.0, clock_mhz = 200.0;
     while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
@@ -362,6 +366,7 @@ int lpm_cmd_sim(int argc, char **argv)
         case O_ROB: if (lpm_cli_uint(cmd, "--rob", optarg, 0, 1u << 20, &cfg.rob)) return 2; break;
         case O_LOAD: if (lpm_cli_double(cmd, "--load", optarg, 1e-9, 64.0, &cfg.load)) return 2; break;
         case O_UPDATES: updates = optarg; break;
+        case O_IGNORE_CRC: ignore_crc = 1; break;
         case O_URATE: if (lpm_cli_double(cmd, "--update-rate", optarg, 0.0, 1e12, &urate)) return 2; break;
         case O_CLOCK: if (lpm_cli_double(cmd, "--clock-mhz", optarg, 1e-3, 1e6, &clock_mhz)) return 2; break;
         case O_WARMUP: if (lpm_cli_u64(cmd, "--warmup", optarg, 0, UINT64_MAX / 2, &cfg.warmup)) return 2; break;
@@ -398,8 +403,8 @@ int lpm_cmd_sim(int argc, char **argv)
         lpm_cli_error(cmd, "--linear and --reads go with --synthetic");
         return 2;
     }
-    if (urate > 0 && !updates) {
-        lpm_cli_error(cmd, "--update-rate needs --updates");
+    if ((urate > 0 || ignore_crc) && !updates) {
+        lpm_cli_error(cmd, "%s needs --updates", ignore_crc ? "--ignore-image-crc" : "--update-rate");
         return 2;
     }
     int kind = -1;
@@ -427,6 +432,7 @@ int lpm_cmd_sim(int argc, char **argv)
     lpm_sim_burst_src bs = { 0 };
     int have_bs = 0;
     lpm_sim_bfile bf = { 0 };
+    mem_src ms = { 0 }; /* before the first goto out, which frees it */
     check_ctx cc = { 0 };
     cc.ordered = 1;
     lpm_sim *sim = NULL;
@@ -443,6 +449,17 @@ int lpm_cmd_sim(int argc, char **argv)
         lpm_sim_image_walker(img, &w);
         cc.family = lpm_image_family(img);
         cc.nh = lpm_image_nhtab(img);
+        /* The whole bubble file is checked against the image before anything runs. */
+        if (updates) {
+            double cpu = urate > 0 ? clock_mhz * 1e6 / urate : 0.0;
+            if ((rc = lpm_sim_bfile_open(&bf, updates, img, cpu, ignore_crc, &err))) {
+                fprintf(stderr, "%s\n", err.msg);
+                goto out;
+            }
+            if (bf.crc_differs)
+                lpm_cli_error(cmd, "note: %s was made for another image (its CRC differs); applied as --ignore-image-crc asks",
+                              updates);
+        }
     } else {
         lpm_sim_synth_init(&sy, synth, !linear, &w);
         if (!have_reads)
@@ -504,7 +521,6 @@ int lpm_cmd_sim(int argc, char **argv)
         snprintf(source + l, sizeof source - l, ", bursts of one entry stage (mean %g)", burst);
     }
 
-    mem_src ms = { 0 };
     if (pre) {
         if ((rc = preload(&ms, src, src_ctx, &err))) {
             fprintf(stderr, "%s\n", err.msg);
@@ -546,11 +562,6 @@ int lpm_cmd_sim(int argc, char **argv)
     cc.check = check;
     lpm_sim_bubble_fn bsrc = NULL;
     if (updates) {
-        double cpu = urate > 0 ? clock_mhz * 1e6 / urate : 0.0;
-        if ((rc = lpm_sim_bfile_open(&bf, updates, w.stages, cpu, &err))) {
-            fprintf(stderr, "%s\n", err.msg);
-            goto out;
-        }
         bsrc = lpm_sim_bfile_next;
         if (check) {
             cc.sh_enter = lpm_image_clone(img);

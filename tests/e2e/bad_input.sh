@@ -130,7 +130,7 @@ xz -c big.txt | head -c 2000 >trunc.txt.xz
 stats "trunc.txt.xz:$(xz -dc trunc.txt.xz 2>/dev/null | wc -l | awk '{ print $1 + 1 }'): truncated compressed data" trunc.txt.xz
 printf '\037\213garbage-not-deflate' >corrupt.gz
 stats "corrupt.gz:1: corrupt compressed data" corrupt.gz
-stats "nope.txt: cannot open" nope.txt
+stats "nope.txt: cannot open: No such file or directory" nope.txt
 
 # --- absurd options -------------------------------------------------------
 bad "lpmpipe: fib gen: --count: '-1' is not a whole number in 1..4000000" fib gen --family 4 --count -1
