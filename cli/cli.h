@@ -13,6 +13,9 @@
 /* Every "lpmpipe CMD" entry point: returns the exit status. */
 typedef int (*lpm_cmd_fn)(int argc, char **argv);
 
+/* lpmpipe --version [--json] (cli/version.c); argv[0] is "--version". */
+int lpm_cli_version(int argc, char **argv);
+
 /* Prints "lpmpipe: CMD: message" to stderr. */
 void lpm_cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
