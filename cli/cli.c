@@ -133,7 +133,7 @@ int lpm_cli_load_fib(const char *cmd, const char *path, const lpm_fib_opts *o, l
         fprintf(stderr, "lpmpipe: %s: %s: %zu duplicate prefix%s replaced by later lines\n", cmd, path,
                 f->duplicates, f->duplicates == 1 ? "" : "es");
     if (f->skipped)
-        fprintf(stderr, "lpmpipe: %s: %s: %zu line%s skipped\n", cmd, path, f->skipped,
+        fprintf(stderr, "lpmpipe: %s: %s: %zu %s%s skipped\n", cmd, path, f->skipped, f->records ? "record" : "line",
                 f->skipped == 1 ? "" : "s");
     return 0;
 }

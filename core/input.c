@@ -20,6 +20,8 @@ struct lpm_input {
     enum codec codec;
     char name[256];
     unsigned long lineno;
+    uint64_t offset;     /* decompressed bytes handed to the reader */
+    int records;         /* binary reader: lineno counts records */
     /* compressed side */
     unsigned char *cbuf;
     size_t clen, cpos;
@@ -49,6 +51,17 @@ static int fill_compressed(lpm_input *in, lpm_err *err)
         in->ceof = 1;
     }
     return 0;
+}
+
+/* "file:LINE" of the line being read, or for a binary reader "file:
+ * offset N: record R" (the record being read, the offset where it starts). */
+static const char *where(const lpm_input *in, char *buf, size_t size)
+{
+    if (in->records)
+        snprintf(buf, size, "%s: offset %llu: record %lu", in->name, (unsigned long long)in->offset, in->lineno + 1);
+    else
+        snprintf(buf, size, "%s:%lu", in->name, in->lineno + 1);
+    return buf;
 }
 
 /* Decompresses into dbuf; sets deof at the end of the data. */
@@ -133,14 +146,12 @@ static int fill_decompressed(lpm_input *in, lpm_err *err)
         }
         in->cpos += consumed;
         in->dlen = produced;
-        if (trunc)
-            return lpm_err_set(err, LPM_EINPUT, "%s:%lu: truncated compressed data", in->name, in->lineno + 1), -1;
-        if (bad)
-            return lpm_err_set(err, LPM_EINPUT, "%s:%lu: corrupt compressed data", in->name, in->lineno + 1), -1;
+        char at[320];
+        if (trunc || bad || (!end && in->ceof && consumed == 0 && produced == 0))
+            return lpm_err_set(err, LPM_EINPUT, "%s: %s compressed data", where(in, at, sizeof at),
+                               bad ? "corrupt" : "truncated"), -1;
         if (end)
             in->stream_end = 1;
-        else if (in->ceof && consumed == 0 && produced == 0)
-            return lpm_err_set(err, LPM_EINPUT, "%s:%lu: truncated compressed data", in->name, in->lineno + 1), -1;
     }
     return 0;
 }
@@ -267,6 +278,7 @@ long lpm_input_read(lpm_input *in, void *buf, size_t n, lpm_err *err)
             k = n - got;
         memcpy(dst + got, in->dbuf + in->dpos, k);
         in->dpos += k;
+        in->offset += k;
         got += k;
     }
     return (long)got;
@@ -301,8 +313,10 @@ int lpm_input_getline(lpm_input *in, char **line, size_t *len, lpm_err *err)
             size_t nc = in->lcap ? in->lcap : 256;
             while (nc < n + k + 1)
                 nc *= 2;
-            if (nc > (64u << 20))
-                return lpm_err_set(err, LPM_EINPUT, "%s:%lu: line longer than 64 MiB", in->name, in->lineno + 1), -1;
+            if (nc > (64u << 20)) {
+                char at[320];
+                return lpm_err_set(err, LPM_EINPUT, "%s: line longer than 64 MiB", where(in, at, sizeof at)), -1;
+            }
             char *l = realloc(in->line, nc);
             if (!l)
                 return lpm_err_set(err, LPM_EFAIL, "out of memory"), -1;
@@ -312,8 +326,10 @@ int lpm_input_getline(lpm_input *in, char **line, size_t *len, lpm_err *err)
         memcpy(in->line + n, s, k);
         n += k;
         in->dpos += k;
+        in->offset += k;
         if (nl) {
             in->dpos++;
+            in->offset++;
             break;
         }
     }
@@ -339,4 +355,14 @@ unsigned long lpm_input_lineno(const lpm_input *in)
 void lpm_input_set_lineno(lpm_input *in, unsigned long n)
 {
     in->lineno = n;
+}
+
+void lpm_input_set_records(lpm_input *in)
+{
+    in->records = 1;
+}
+
+uint64_t lpm_input_offset(const lpm_input *in)
+{
+    return in->offset;
 }

@@ -36,7 +36,12 @@ size_t lpm_input_peek(lpm_input *in, const unsigned char **buf, lpm_err *err);
  * the last line returned by getline. */
 const char *lpm_input_name(const lpm_input *in);
 unsigned long lpm_input_lineno(const lpm_input *in);
-/* Binary readers number records instead of lines (messages say so). */
+/* Binary readers number records instead of lines: after set_records the
+ * input layer's own messages say "file: offset N: record R" (R = lineno + 1,
+ * N = lpm_input_offset) instead of "file:LINE". */
 void lpm_input_set_lineno(lpm_input *in, unsigned long n);
+void lpm_input_set_records(lpm_input *in);
+/* Decompressed bytes read so far (getline counts each line's '\n'). */
+uint64_t lpm_input_offset(const lpm_input *in);
 
 #endif

@@ -40,8 +40,9 @@ int lpm_trace_load(const char *path, lpm_addr **out, size_t *n, int *family, lpm
         }
         char *rest = s + tl + strspn(s + tl, " \t\r");
         if (*rest && *rest != '#') {
-            rc = lpm_err_at(err, LPM_EINPUT, name, ln, "one address per line expected, found more after '%.*s'",
-                            (int)(tl > 64 ? 64 : tl), s);
+            char q[LPM_QUOTE_MAX];
+            rc = lpm_err_at(err, LPM_EINPUT, name, ln, "one address per line expected, found more after '%s'",
+                            lpm_quote(q, sizeof q, s, tl));
             break;
         }
         s[tl] = '\0';
