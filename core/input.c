@@ -21,6 +21,8 @@ struct lpm_input {
     char name[256];
     unsigned long lineno;
     uint64_t offset;     /* decompressed bytes handed to the reader */
+    int failed;          /* a decompression or read error: every later read repeats it */
+    lpm_err failure;
     int records;         /* binary reader: lineno counts records */
     /* compressed side */
     unsigned char *cbuf;
@@ -64,8 +66,30 @@ static const char *where(const lpm_input *in, char *buf, size_t size)
     return buf;
 }
 
-/* Decompresses into dbuf; sets deof at the end of the data. */
+static int decompress(lpm_input *in, lpm_err *err);
+
+/* Decompresses into dbuf; sets deof at the end of the data. After an error
+ * the codec is never called again (libbz2, for one, smashes its stack when
+ * asked to go on after BZ_DATA_ERROR): the same error is returned. */
 static int fill_decompressed(lpm_input *in, lpm_err *err)
+{
+    if (in->failed) {
+        if (err)
+            *err = in->failure;
+        return -1;
+    }
+    lpm_err local;
+    if (!err)
+        err = &local;
+    if (decompress(in, err)) {
+        in->failed = 1;
+        in->failure = *err;
+        return -1;
+    }
+    return 0;
+}
+
+static int decompress(lpm_input *in, lpm_err *err)
 {
     in->dlen = in->dpos = 0;
     while (in->dlen == 0 && !in->deof) {
