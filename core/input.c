@@ -390,3 +390,19 @@ uint64_t lpm_input_offset(const lpm_input *in)
 {
     return in->offset;
 }
+
+int lpm_output_open(FILE **fp, const char *path, const char *mode, lpm_err *err)
+{
+    struct stat st;
+    *fp = NULL;
+    if (!strcmp(path, "-")) {
+        *fp = stdout;
+        return LPM_OK;
+    }
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return lpm_err_set(err, LPM_EINPUT, "%s: is a directory, not a file", path);
+    *fp = fopen(path, mode);
+    if (!*fp)
+        return lpm_err_set(err, LPM_EFAIL, "%s: cannot write: %s", path, strerror(errno));
+    return LPM_OK;
+}

@@ -44,4 +44,9 @@ void lpm_input_set_records(lpm_input *in);
 /* Decompressed bytes read so far (getline counts each line's '\n'). */
 uint64_t lpm_input_offset(const lpm_input *in);
 
+/* Opens an output file ("-": standard output) the same way for every
+ * writer: a directory is LPM_EINPUT ("path: is a directory, not a file"),
+ * another failure LPM_EFAIL ("path: cannot write: REASON"). */
+int lpm_output_open(FILE **fp, const char *path, const char *mode, lpm_err *err);
+
 #endif

@@ -187,10 +187,11 @@ int lpm_trace_write(const char *path, const lpm_addr *a, size_t n, int family, l
     if (family != LPM_AF_INET && family != LPM_AF_INET6)
         return lpm_err_set(err, LPM_EINPUT, "trace: family must be 4 or 6");
     int to_stdout = !strcmp(path, "-");
-    FILE *fp = to_stdout ? stdout : fopen(path, "w");
-    if (!fp)
-        return lpm_err_set(err, LPM_EFAIL, "%s: %s", path, strerror(errno));
-    int rc = lpm_trace_write_fp(fp, a, n, family, NULL);
+    FILE *fp;
+    int rc = lpm_output_open(&fp, path, "w", err);
+    if (rc)
+        return rc;
+    rc = lpm_trace_write_fp(fp, a, n, family, NULL);
     int bad = to_stdout ? fflush(fp) != 0 : fclose(fp) != 0;
     if (rc || bad)
         return lpm_err_set(err, LPM_EFAIL, "%s: write error: %s", to_stdout ? "<stdout>" : path, strerror(errno));

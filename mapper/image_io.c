@@ -1,6 +1,8 @@
 /* Reading and writing .lpi files, exactly as docs/image-format.md says. */
 #include "image_int.h"
 
+#include "../core/input.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,10 +122,11 @@ int lpm_image_save(const lpm_image *img, const char *path, lpm_err *err)
         crc = crc32(crc, b.p + off, (uInt)n);
     }
     put_le(&b, crc, 4);
-    FILE *fp = strcmp(path, "-") ? fopen(path, "wb") : stdout;
-    if (!fp) {
+    FILE *fp;
+    int orc = lpm_output_open(&fp, path, "wb", err);
+    if (orc) {
         free(b.p);
-        return lpm_err_set(err, LPM_EFAIL, "%s: %s", path, strerror(errno));
+        return orc;
     }
     size_t w = fwrite(b.p, 1, b.n, fp);
     int bad = w != b.n || ferror(fp);
