@@ -20,7 +20,10 @@ JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 # Quiet by default; V=1 shows the full commands.
 Q       := $(if $(V),,@)
 
-# Filled in by module.mk files.
+# Filled in by module.mk files. An optional part (CUDA, DPDK) is chosen here
+# at build time: its module.mk builds either the real file or a *_none.c
+# stand-in that says "not built" (SKIP_SRCS drops the one not wanted).
+SKIP_SRCS :=
 EXTRA_OBJS :=
 EXTRA_LIBS :=
 MODULE_CFLAGS :=
@@ -29,7 +32,7 @@ LINK    := $(CC)
 # Not a module: its sources are harnesses, built by `make fuzz` and the replay test.
 include fuzz/fuzz.mk
 
-SRCS     := $(foreach m,$(MODULES),$(wildcard $(m)/*.c))
+SRCS     := $(filter-out $(SKIP_SRCS),$(foreach m,$(MODULES),$(wildcard $(m)/*.c)))
 OBJS     := $(SRCS:%.c=$(BUILD)/%.o)
 MAIN_OBJ := $(BUILD)/cli/main.o
 LIB_OBJS := $(filter-out $(MAIN_OBJ),$(OBJS)) $(EXTRA_OBJS)
