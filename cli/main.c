@@ -1,6 +1,7 @@
 /* lpmpipe: one binary; every subcommand's driver is a cli/cmd_*.c file
  * (docs/architecture.md). A command is one line of this table; a NULL
- * entry is a command not written yet, listed as "(not built)". */
+ * entry is a command not written yet: --help leaves it out, calling it
+ * says it is not built. */
 #include <stdio.h>
 #include <string.h>
 

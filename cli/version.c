@@ -1,21 +1,23 @@
 /* lpmpipe --version: the version, the git revision, and which optional
- * parts this binary has. The parts are found the way the commands find
- * them: weak references that a part left out of the build leaves NULL,
- * and Verilator on the PATH (rtl verify runs it; nothing of it is linked). */
+ * parts this binary has: the stand-ins the Makefile picks answer
+ * lpm_*_built() (docs/architecture.md), SystemC is a flag models/module.mk
+ * sets on this file, and Verilator is looked for on the PATH (rtl verify
+ * runs it; nothing of it is linked). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/err.h"
 #include "../core/version.h"
+#include "../cpu/peer.h"
+#include "../gpu/gpu_api.h"
+#include "../names/ngpu.h"
 #include "cli.h"
 
-int lpm_gpu_probe(char *buf, size_t size, lpm_err *err) __attribute__((weak));
-int lpm_names_cuda_devices(void) __attribute__((weak));
-struct lpm_peer;
-struct lpm_fib;
-int lpm_peer_build(struct lpm_peer **out, int kind, const struct lpm_fib *fib, lpm_err *err) __attribute__((weak));
-int lpm_cmd_model(int argc, char **argv) __attribute__((weak));
+#ifdef LPM_WITH_SYSTEMC
+#define SYSTEMC_BUILT 1
+#else
+#define SYSTEMC_BUILT 0
+#endif
 
 /* "Verilator 5.006 2023-01-22" from `verilator --version`, or "" when it
  * is not on the PATH. */
@@ -54,8 +56,8 @@ int lpm_cli_version(int argc, char **argv)
         lpm_cli_error("--version", "unexpected argument '%s' (usage: lpmpipe --version [--json])", argv[i]);
         return 2;
     }
-    int cuda = lpm_gpu_probe != NULL, names_cuda = lpm_names_cuda_devices != NULL;
-    int dpdk = lpm_peer_build != NULL, systemc = lpm_cmd_model != NULL;
+    int cuda = lpm_gpu_built(), names_cuda = lpm_names_cuda_built();
+    int dpdk = lpm_peer_built(), systemc = SYSTEMC_BUILT;
     char ver[256];
     verilator_version(ver, sizeof ver);
     if (json) {
@@ -79,7 +81,7 @@ int lpm_cli_version(int argc, char **argv)
                                                 : "no: nvcc was not found at build time (the CPU builds of GAMT and GALE are in)");
     printf("        DPDK peer        %s\n", dpdk ? "yes: rte_lpm, rte_lpm6, rte_fib, rte_fib6 (lpmpipe bench cpu --peer dpdk)"
                                                  : "no: libdpdk was not installed at build time (scripts/deps.sh --peers, rebuild)");
-    printf("        SystemC models   %s\n", systemc ? "yes (lpmpipe model)" : "no: models/ is not part of this build");
+    printf("        SystemC models   %s\n", systemc ? "yes" : "no: models/ is not part of this build");
     if (ver[0])
         printf("run:    Verilator        %s on the PATH (lpmpipe rtl verify builds its models with it)\n", ver);
     else
