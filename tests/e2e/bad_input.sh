@@ -53,7 +53,7 @@ stats "nul.txt:2: binary data in a text table: byte '\\0' at column 12" nul.txt
 printf '\357\273\27710.0.0.0/8 a\n' >bom.txt
 stats "bom.txt:1: bad IPv4 address '\\xEF\\xBB\\xBF10.0.0.0': octet 1 is not a number" bom.txt
 printf '10.0.0.0/8 a\r\n10.0.0.0/8\r b\n' >cr.txt
-stats "cr.txt:2: bad prefix length in '10.0.0.0/8\\r'" cr.txt
+stats "cr.txt:2: binary data in a text table: byte '\\r' at column 11" cr.txt
 printf '10.0.0.0/123456789012345678901234567890 a\n' >longlen.txt
 stats "longlen.txt:1: prefix length /123456789012345678901234567890 out of range for IPv4 (0..32)" longlen.txt
 printf '10.0.0.0/8 a\n2001:db8::/32 b\n' >mixed.txt
