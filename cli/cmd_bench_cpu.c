@@ -246,10 +246,12 @@ static int report(item *it, size_t ni, size_t base, const lpm_fib *fib, const ch
 
 int lpm_cmd_bench_cpu(int argc, char **argv)
 {
-    const char *cmd = "bench";
+    const char *cmd = "bench cpu";
     int costs = 0;
     if (argc >= 2 && (!strcmp(argv[1], "cpu") || !strcmp(argv[1], "update-cost"))) {
         costs = !strcmp(argv[1], "update-cost");
+        if (costs)
+            cmd = "bench update-cost";
         argc--;
         argv++;
     }
@@ -273,7 +275,7 @@ int lpm_cmd_bench_cpu(int argc, char **argv)
     uint64_t count = 1000000, seed = 1;
     unsigned threads = 0, repeat = 5, minl = 8, maxl = 16;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+    while ((c = lpm_cli_getopt(cmd, argc, argv, "h", lo)) != -1) {
         int r = lpm_cli_fib_option(cmd, c, optarg, &fo);
         if (r < 0)
             return 2;

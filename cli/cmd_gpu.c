@@ -11,6 +11,7 @@
 #include "../gpu/gpu_api.h"
 #include "../gpu/workload.h"
 
+/* "gpu", then "gpu info" or "gpu bench". */
 static const char *cmd = "gpu";
 
 static void help(FILE *fp)
@@ -139,7 +140,7 @@ static int bench(int argc, char **argv)
     double rate = 70000;
     int json = 0, c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+    while ((c = lpm_cli_getopt(cmd, argc, argv, "h", lo)) != -1) {
         int r = lpm_cli_fib_option(cmd, c, optarg, &fo);
         if (r < 0)
             return LPM_EINPUT;
@@ -166,11 +167,11 @@ static int bench(int argc, char **argv)
             return LPM_EINPUT;
     }
     if (optind < argc) {
-        lpm_cli_error(cmd, "bench: unexpected argument '%s'", argv[optind]);
+        lpm_cli_error(cmd, "unexpected argument '%s'", argv[optind]);
         return LPM_EINPUT;
     }
     if (!fib_path || !engine) {
-        lpm_cli_error(cmd, "bench: --fib and --engine are required");
+        lpm_cli_error(cmd, "--fib and --engine are required");
         return LPM_EINPUT;
     }
     int kind = !strcmp(engine, "gamt") ? LPM_GPU_GAMT : !strcmp(engine, "gale") ? LPM_GPU_GALE : -1;
@@ -259,10 +260,14 @@ int lpm_cmd_gpu(int argc, char **argv)
         help(argc < 2 ? stderr : stdout);
         return argc < 2 ? LPM_EINPUT : 0;
     }
-    if (!strcmp(argv[1], "info"))
+    if (!strcmp(argv[1], "info")) {
+        cmd = "gpu info";
         return info(argc - 1, argv + 1);
-    if (!strcmp(argv[1], "bench"))
+    }
+    if (!strcmp(argv[1], "bench")) {
+        cmd = "gpu bench";
         return bench(argc - 1, argv + 1);
+    }
     lpm_cli_error(cmd, "unknown subcommand '%s' (info, bench)", argv[1]);
     return LPM_EINPUT;
 }

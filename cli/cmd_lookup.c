@@ -74,7 +74,7 @@ int lpm_cmd_lookup(int argc, char **argv)
     lpm_fib_opts_default(&fo);
     const char *fib_path = NULL, *engine = "ref", *trace = NULL;
     int verify = 0, c;
-    while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+    while ((c = lpm_cli_getopt(cmd, argc, argv, "h", lo)) != -1) {
         int r = lpm_cli_fib_option(cmd, c, optarg, &fo);
         if (r < 0)
             return 2;

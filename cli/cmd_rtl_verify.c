@@ -19,7 +19,7 @@
 #include "../rtl_gen/rtl_run.h"
 #include "../rtl_gen/verify_cmp.h"
 
-static const char *cmd = "rtl";
+static const char *cmd = "rtl verify";
 
 static void help(FILE *fp)
 {
@@ -236,7 +236,7 @@ static int build_model(const char *rtl, const char *cache, int trace, char *exe,
     char *argv[] = { "make", "--no-print-directory", "tb", jobs, trace ? "TRACE=--trace" : NULL, NULL };
     int rc = lpm_rtl_run(argv, rtl, log, log);
     if (rc) {
-        fprintf(stderr, "lpmpipe: rtl: Verilator build failed (exit %d), the end of %s:\n", rc, log);
+        fprintf(stderr, "lpmpipe: %s: Verilator build failed (exit %d), the end of %s:\n", cmd, rc, log);
         show_tail(log, 12);
         return lpm_err_set(err, LPM_EFAIL, "the Verilated model did not build");
     }
@@ -283,7 +283,7 @@ int lpm_rtl_cmd_verify(int argc, char **argv)
     double urate = 0, clock_mhz = 200;
     int icarus = 0, json = 0, ignore_crc = 0, c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+    while ((c = lpm_cli_getopt(cmd, argc, argv, "h", lo)) != -1) {
         switch (c) {
         case O_IMAGE: image = optarg; break;
         case O_TRACE: trace = optarg; break;
@@ -310,11 +310,11 @@ int lpm_rtl_cmd_verify(int argc, char **argv)
         }
     }
     if (optind < argc) {
-        lpm_cli_error(cmd, "verify: unexpected argument '%s'", argv[optind]);
+        lpm_cli_error(cmd, "unexpected argument '%s'", argv[optind]);
         return 2;
     }
     if (!image || !!trace + !!gen != 1) {
-        lpm_cli_error(cmd, "verify needs --image IMG and exactly one of --trace and --gen (see rtl verify --help)");
+        lpm_cli_error(cmd, "needs --image IMG and exactly one of --trace and --gen (see rtl verify --help)");
         return 2;
     }
     if ((urate > 0 || ignore_crc) && !updates) {
@@ -322,7 +322,7 @@ int lpm_rtl_cmd_verify(int argc, char **argv)
         return 2;
     }
     if (updates && !strcmp(updates, "-")) {
-        lpm_cli_error(cmd, "verify: --updates: the simulator and the testbench both read the bubble file: give a file, not '-'");
+        lpm_cli_error(cmd, "--updates: the simulator and the testbench both read the bubble file: give a file, not '-'");
         return 2;
     }
     static const char *const kinds[] = { "uniform", "random-match", "table", "zipf" };
@@ -339,13 +339,13 @@ int lpm_rtl_cmd_verify(int argc, char **argv)
     }
     if (o.hop != LPM_RTL_HOP || o.ports != LPM_RTL_PORTS) {
         /* comparing against the simulator at rules the RTL does not implement would only report mismatches */
-        lpm_cli_error(cmd, "verify --hop-cycles %u --ports %u: the generated RTL implements the one-cycle rules only "
+        lpm_cli_error(cmd, "--hop-cycles %u --ports %u: the generated RTL implements the one-cycle rules only "
                            "(--hop-cycles %u --ports %u); the v2 RTL is not written yet",
                       o.hop, o.ports, LPM_RTL_HOP, LPM_RTL_PORTS);
         return 2;
     }
     if (!lpm_rtl_tool_exists("verilator")) {
-        lpm_cli_error(cmd, "verify needs verilator on the PATH (scripts/deps.sh installs it)");
+        lpm_cli_error(cmd, "needs verilator on the PATH (scripts/deps.sh installs it)");
         return 1;
     }
 
@@ -353,7 +353,7 @@ int lpm_rtl_cmd_verify(int argc, char **argv)
     lpm_image *img = NULL;
     int rc = lpm_image_load(&img, image, &err);
     if (rc) {
-        fprintf(stderr, "%s\n", err.msg);
+        lpm_cli_error(cmd, "%s", err.msg);
         return rc;
     }
     lpm_rtl_shape sh;
@@ -407,7 +407,7 @@ int lpm_rtl_cmd_verify(int argc, char **argv)
     if ((rc = lpm_rtl_generate(img, image, &o, rtl, &err)) ||
         (rc = write_bubbles(updates, img, ignore_crc, cpu, work, &nbub, &err))) {
         if (err.msg[0])
-            fprintf(stderr, "%s\n", err.msg);
+            lpm_cli_error(cmd, "%s", err.msg);
         goto out;
     }
 
@@ -484,7 +484,7 @@ int lpm_rtl_cmd_verify(int argc, char **argv)
     }
 
     if ((rc = read_stimulus(simres, lpm_image_family(img), work, &keys, &err))) {
-        fprintf(stderr, "%s\n", err.msg);
+        lpm_cli_error(cmd, "%s", err.msg);
         goto out;
     }
 
@@ -564,7 +564,7 @@ out:
     if (tmp && !getenv("LPMPIPE_RTL_KEEP"))
         rm_rf(work);
     else if (tmp)
-        fprintf(stderr, "lpmpipe: rtl: work folder kept: %s\n", work);
+        lpm_cli_note(cmd, "work folder kept: %s", work);
     (void)dir_exists;
     return rc;
 }

@@ -353,7 +353,7 @@ int lpm_cmd_sim(int argc, char **argv)
     int linear = 0, have_reads = 0, check = 1, verify = 0, json = 0, timing = 0, pre = 0, ignore_crc = 0, c;
     uint64_t count = 100000, seed = 1;
     double burst = 1.0, urate = 0.0, clock_mhz = 200.0;
-    while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+    while ((c = lpm_cli_getopt(cmd, argc, argv, "h", lo)) != -1) {
         int r = lpm_cli_fib_option(cmd, c, optarg, &fo);
         if (r < 0)
             return 2;
@@ -366,7 +366,7 @@ int lpm_cmd_sim(int argc, char **argv)
         case O_READS: if (parse_reads(optarg, &reads_lo, &reads_hi)) return 2; have_reads = 1; break;
         case O_TRACE: trace = optarg; break;
         case O_GEN: gen = optarg; break;
-        case O_COUNT: if (lpm_cli_u64(cmd, "--count", optarg, 0, UINT64_MAX / 2, &count)) return 2; break;
+        case O_COUNT: if (lpm_cli_u64(cmd, "--count", optarg, 1, UINT64_MAX / 2, &count)) return 2; break;
         case O_SEED: if (lpm_cli_u64(cmd, "--seed", optarg, 0, UINT64_MAX, &seed)) return 2; break;
         case O_FIB: fib_path = optarg; break;
         case O_QUEUE: if (lpm_cli_uint(cmd, "--queue", optarg, 0, 65536, &cfg.queue)) return 2; break;
@@ -455,7 +455,7 @@ int lpm_cmd_sim(int argc, char **argv)
 
     if (image) {
         if ((rc = lpm_image_load(&img, image, &err))) {
-            fprintf(stderr, "%s\n", err.msg);
+            lpm_cli_error(cmd, "%s", err.msg);
             return rc;
         }
         lpm_sim_image_walker(img, &w);
@@ -465,11 +465,11 @@ int lpm_cmd_sim(int argc, char **argv)
         if (updates) {
             double cpu = urate > 0 ? clock_mhz * 1e6 / urate : 0.0;
             if ((rc = lpm_sim_bfile_open(&bf, updates, img, cpu, ignore_crc, &err))) {
-                fprintf(stderr, "%s\n", err.msg);
+                lpm_cli_error(cmd, "%s", err.msg);
                 goto out;
             }
             if (bf.crc_differs)
-                lpm_cli_error(cmd, "note: %s was made for another image (its CRC differs); applied as --ignore-image-crc asks",
+                lpm_cli_note(cmd, "%s was made for another image (its CRC differs); applied as --ignore-image-crc asks",
                               updates);
         }
     } else {
@@ -506,7 +506,7 @@ int lpm_cmd_sim(int argc, char **argv)
                  reads_lo, reads_hi, seed);
     } else if (trace) {
         if ((rc = lpm_sim_file_src_open(&fs, trace, cc.family, &err))) {
-            fprintf(stderr, "%s\n", err.msg);
+            lpm_cli_error(cmd, "%s", err.msg);
             goto out;
         }
         src = lpm_sim_file_next;
@@ -535,7 +535,7 @@ int lpm_cmd_sim(int argc, char **argv)
 
     if (pre) {
         if ((rc = preload(&ms, src, src_ctx, &err))) {
-            fprintf(stderr, "%s\n", err.msg);
+            lpm_cli_error(cmd, "%s", err.msg);
             goto out;
         }
         src = mem_next;
@@ -547,7 +547,7 @@ int lpm_cmd_sim(int argc, char **argv)
         rc = lpm_sim_walk_baseline(img, baseline, src, src_ctx, &n, &sum, &err);
         double dt = now_s() - t0;
         if (rc) {
-            fprintf(stderr, "%s\n", err.msg);
+            lpm_cli_error(cmd, "%s", err.msg);
             goto out;
         }
         printf("{\"walk_baseline\":%u,\"lookups\":%" PRIu64 ",\"seconds\":%.4f,\"lookups_per_s\":%.0f,\"checksum\":%" PRIu64 "}\n",
@@ -555,14 +555,10 @@ int lpm_cmd_sim(int argc, char **argv)
         goto out;
     }
 
-    if (clog && !(clog_fp = lpm_cli_open_out(cmd, clog))) {
-        rc = 1;
+    if (clog && !(clog_fp = lpm_cli_open_out(cmd, clog, &rc)))
         goto out;
-    }
-    if (results && !(cc.results = lpm_cli_open_out(cmd, results))) {
-        rc = 1;
+    if (results && !(cc.results = lpm_cli_open_out(cmd, results, &rc)))
         goto out;
-    }
     if (cc.results)
         fprintf(cc.results, "id,addr,nh,dit_cycle,exit_cycle,out_cycle\n");
     cfg.cycle_log = clog_fp;
@@ -588,7 +584,7 @@ int lpm_cmd_sim(int argc, char **argv)
             lpm_sim_set_bubble_hook(sim, bubble_hook, &cc);
         }
         if (cc.ref) {
-            lpm_cli_error(cmd, "--verify with --updates: the reference does not follow the bubbles; "
+            lpm_cli_note(cmd, "--verify with --updates: the reference does not follow the bubbles; "
                                "answers are checked against the interpreter before and after each update");
             lpm_ref_free(cc.ref);
             cc.ref = NULL;
@@ -598,7 +594,7 @@ int lpm_cmd_sim(int argc, char **argv)
     rc = lpm_sim_run(sim, src, src_ctx, bsrc, &bf, sink, &cc, &err);
     double dt = now_s() - t0;
     if (rc) {
-        fprintf(stderr, "%s\n", err.msg);
+        lpm_cli_error(cmd, "%s", err.msg);
         goto out;
     }
     if (cc.oom) {

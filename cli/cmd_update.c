@@ -107,7 +107,7 @@ int lpm_cmd_update(int argc, char **argv)
     lpm_upd_opts uo = { 1.10 };
     int json = 0, c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "ho:", lo, NULL)) != -1) {
+    while ((c = lpm_cli_getopt(cmd, argc, argv, "ho:", lo)) != -1) {
         switch (c) {
         case O_IMAGE: image = optarg; break;
         case O_UPDATES: updates = optarg; break;
@@ -166,10 +166,8 @@ int lpm_cmd_update(int argc, char **argv)
         goto out;
     }
     if (bubbles) {
-        if (!(bf = lpm_cli_open_out(cmd, bubbles))) {
-            rc = 1;
+        if (!(bf = lpm_cli_open_out(cmd, bubbles, &rc)))
             goto out;
-        }
         fprintf(bf, "# lpmpipe bubbles v1: IPv%d %s, %u stages, word %u bits, DIT entry %u bits\n", img->family,
                 img->ring ? "ring" : "linear", img->stages, img->word_bits, img->dit_bits);
         /* What the readers check against the image they are given. */

@@ -39,8 +39,26 @@ static void usage(FILE *fp)
     fprintf(fp, "\nexit status: 0 ok, 1 failure, 2 bad usage or input, 3 no CUDA device\n");
 }
 
+/* --quiet (or -q) anywhere before "--" silences notes for every command;
+ * the rest of argv closes up (argv[argc] stays NULL). */
+static int take_quiet(int argc, char **argv)
+{
+    int n = 0, i = 0;
+    for (; i < argc && strcmp(argv[i], "--"); i++) {
+        if (i && (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q")))
+            lpm_cli_set_quiet(1);
+        else
+            argv[n++] = argv[i];
+    }
+    for (; i < argc; i++)
+        argv[n++] = argv[i];
+    argv[n] = NULL;
+    return n;
+}
+
 int main(int argc, char **argv)
 {
+    argc = take_quiet(argc, argv);
     if (argc < 2) {
         usage(stderr);
         return 2;

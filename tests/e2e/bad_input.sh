@@ -26,7 +26,7 @@ bad() {
     echo "FAIL: $*: printed output although the input is bad"; fail=1; return
   fi
 }
-stats() { bad "$1" fib stats --fib "$2" "${@:3}"; }
+stats() { bad "lpmpipe: fib stats: $1" fib stats --fib "$2" "${@:3}"; }
 
 # --- plain text -----------------------------------------------------------
 printf '10.0.0.0/8 a\n10.0.0.256/24 b\n' >octet.txt
@@ -149,8 +149,8 @@ bad "lpmpipe: fib stats: --format: 'nope' is not one of auto, plain, pfx2as, bgp
 bad "lpmpipe: fib stats: --peer-as: 'x' is not a whole number in 0..4294967295" fib stats --peer-as x --fib good.mrt
 bad "lpmpipe: fib stats: --peer: bad IPv4 address '10.0.0.300': octet 4 out of range" fib stats --peer 10.0.0.300 --fib good.mrt
 bad "lpmpipe: fib stats: --family: '5' is not 4 or 6" fib stats --family 5 --fib good.mrt
-bad "lpmpipe: fib stats: '--bogus' is not an option of this command" fib stats --bogus --fib good.mrt
-bad "lpmpipe: fib stats: '--fib' needs a value" fib stats --fib
+bad "lpmpipe: fib stats: '--bogus' is not an option of this command (lpmpipe fib stats --help lists them)" fib stats --bogus --fib good.mrt
+bad "lpmpipe: fib stats: option '--fib' needs a value (lpmpipe fib stats --help)" fib stats --fib
 bad "lpmpipe: fib stats: --fib is required" fib stats
 bad "lpmpipe: fib: unknown subcommand 'bogus' (stats, convert, gen, tries)" fib bogus
 echo "$cases bad inputs checked"
