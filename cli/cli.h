@@ -64,6 +64,7 @@ enum {
     { "peer-as", required_argument, 0, LPM_OPT_PEER_AS },              \
     { "default-nh", required_argument, 0, LPM_OPT_DEFAULT_NH }
 #define LPM_CLI_FIB_HELP                                                                  \
+    "FIB options (how the table is read; usage lines say [FIB options]):\n"              \
     "  --format F          auto (default), plain, pfx2as, bgpdump, mrt\n"                 \
     "  --family 4|6        keep only this family (others are counted as skipped)\n"       \
     "  --mask-host-bits    clear host bits instead of refusing the line\n"                \

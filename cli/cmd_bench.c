@@ -80,6 +80,9 @@ static void help(FILE *fp)
     fprintf(fp,
             "usage: lpmpipe bench --fib F [--engines LIST|all] [--trace FILE | --kind KIND\n"
             "                     --count N --seed S] [--repeat R] [--strides S] [--json]\n"
+            "                     [FIB options]\n"
+            "       lpmpipe bench cpu|update-cost ... [--threads T] [--model M] [--peer dpdk]\n"
+            "                     (lpmpipe bench cpu --help)\n"
             "\n"
             "Times lookup engines on one table and one trace: build time, structure\n"
             "memory, lookups/s (median of R runs over the whole trace, batch path when\n"

@@ -83,8 +83,9 @@ static void help_cpu(FILE *fp)
     fprintf(fp,
             "usage: lpmpipe bench cpu --fib F [--engines LIST] [--kind K | --trace FILE]\n"
             "                         [--count N] [--seed S] [--threads T] [--model rtc|pipeline]\n"
-            "                         [--repeat R] [--peer dpdk] [--json]\n"
+            "                         [--repeat R]%s [--json] [FIB options]\n"
             "       lpmpipe bench update-cost --fib F [--engines LIST] [--min-len L] [--max-len L] [--json]\n"
+            "                                 [FIB options]\n"
             "\n"
             "cpu: lookups/s (median of R rounds; each round runs every engine and peer\n"
             "once, so ratios compare one run) and memory of each engine; every answer of\n"
@@ -104,10 +105,12 @@ static void help_cpu(FILE *fp)
             "                     pipeline: stages (default one per trie level)\n"
             "  --model M          rtc (run-to-complete, default) or pipeline (tree-bitmap only)\n"
             "  --repeat R         rounds (default 5)\n"
-            "  --peer dpdk        also DPDK's rte_lpm/rte_lpm6 and rte_fib/rte_fib6 (one thread)\n"
+            "%s"
             "  --min-len, --max-len  update-cost prefix lengths (default 8 and 16)\n"
             "  --json             one JSON object per line instead of the table\n"
-            LPM_CLI_FIB_HELP);
+            LPM_CLI_FIB_HELP,
+            lpm_peer_built() ? " [--peer dpdk]" : "",
+            lpm_peer_built() ? "  --peer dpdk        also DPDK's rte_lpm/rte_lpm6 and rte_fib/rte_fib6 (one thread)\n" : "");
 }
 
 static const char *default_engines(int family)

@@ -16,7 +16,7 @@ static void help(FILE *fp)
 {
     fprintf(fp,
             "usage: lpmpipe fib tries --fib F [--strides S | --levels K --algo fixed|optimal|gamt\n"
-            "                         [--txn T]] [--json]\n"
+            "                         [--txn T]] [--json] [FIB options]\n"
             "\n"
             "Per-level report of the table's unibit trie (nodes per depth, and those with\n"
             "children, which a multibit level starting there would hold) and of the\n"

@@ -14,8 +14,10 @@ static const char *cmd = "lookup";
 static void help(FILE *fp)
 {
     fprintf(fp,
-            "usage: lpmpipe lookup --fib F [--engine E] [--verify] [ADDR... | -]\n"
-            "       lpmpipe lookup --image IMG [ADDR... | -]   (pipeline image interpreter)\n"
+            "usage: lpmpipe lookup --fib F [--engine E] [--verify] [--trace FILE | ADDR... | -]\n"
+            "                      [FIB options]\n"
+            "       lpmpipe lookup --image IMG ...   (the pipeline image interpreter: lookup --image\n"
+            "                                        IMG --help)\n"
             "\n"
             "Looks addresses up and prints one 'addr nexthop' line each ('-' = no match).\n"
             "Addresses come from the command line, or one per line from standard input\n"

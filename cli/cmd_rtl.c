@@ -12,7 +12,9 @@ static void help(FILE *fp)
 {
     fprintf(fp,
             "usage: lpmpipe rtl --image IMG -o DIR [--queue Q] [--issue-width W] [--rob R] [--mutate M]\n"
-            "       lpmpipe rtl verify --image IMG (--trace F | --gen KIND [--count N] [--seed S]) [options]\n"
+            "                   [--hop-cycles D] [--ports P]\n"
+            "       lpmpipe rtl verify --image IMG (--trace F | --gen KIND [--count N] [--seed S]) ...\n"
+            "                   (lpmpipe rtl verify --help)\n"
             "       lpmpipe rtl synth DIR [--json]\n"
             "\n"
             "Generates the Verilog of the pipeline an image describes, proves it equal to\n"

@@ -24,7 +24,11 @@ static const char *cmd = "rtl verify";
 static void help(FILE *fp)
 {
     fprintf(fp,
-            "usage: lpmpipe rtl verify --image IMG (--trace F | --gen KIND [--count N] [--seed S]) [options]\n"
+            "usage: lpmpipe rtl verify --image IMG (--trace F | --gen KIND [--count N] [--seed S])\n"
+            "                          [--queue Q] [--issue-width W] [--rob R] [--hop-cycles D]\n"
+            "                          [--ports P] [--updates U [--ignore-image-crc] [--update-rate R]\n"
+            "                          [--clock-mhz F]] [--mutate M] [--vcd FILE] [--icarus]\n"
+            "                          [--build-dir DIR] [--cache DIR] [--json]\n"
             "\n"
             "Builds the Verilated model of the generated pipeline, drives it with the\n"
             "stimulus lpmpipe sim gets, and compares every cycle: the cycle log and the\n"

@@ -19,9 +19,15 @@ static const char *cmd = "sim";
 static void help(FILE *fp)
 {
     fprintf(fp,
-            "usage: lpmpipe sim --image IMG (--trace FILE | --gen KIND [--count N] [--seed S]) [options]\n"
-            "       lpmpipe sim --synthetic N [--linear] [--reads A[-B]] [--count N] [--seed S] [options]\n"
-            "       lpmpipe sim --image IMG --walk-baseline K --gen KIND ...   (plain K-way interleaved walk)\n"
+            "usage: lpmpipe sim --image IMG (--trace FILE | --gen KIND [--count N] [--seed S] [--fib F])\n"
+            "                   [--hop-cycles D] [--ports P] [--result-ready F] [--queue Q]\n"
+            "                   [--issue-width W] [--burst B] [--rob R] [--lookahead K] [--load L]\n"
+            "                   [--warmup C] [--updates FILE [--ignore-image-crc] [--update-rate U]\n"
+            "                   [--clock-mhz F]] [--no-check | --verify] [--json] [--results FILE]\n"
+            "                   [--cycle-log FILE] [--timing] [--preload] [FIB options]\n"
+            "       lpmpipe sim --synthetic N [--linear] [--reads A[-B]] [--count N] [--seed S]\n"
+            "                   (the pipeline and output options above)\n"
+            "       lpmpipe sim --image IMG --walk-baseline K (--trace FILE | --gen KIND ...) [--preload]\n"
             "\n"
             "Cycle-level simulation of a CAMP ring or a write-bubble linear pipeline\n"
             "(rules: docs/microarchitecture.md; options and outputs: docs/cli-sim.md).\n"
@@ -67,7 +73,8 @@ static void help(FILE *fp)
             "  --timing            print lookups/s and cycles/s (CPU time) on stderr\n"
             "  --preload           read the whole trace into memory first (for timings)\n"
             "  --walk-baseline K   instead of simulating: walk the image with K lookups in\n"
-            "                      flight, round robin, and print lookups/s\n");
+            "                      flight, round robin, and print lookups/s\n"
+            LPM_CLI_FIB_HELP);
 }
 
 typedef struct check_ctx {

@@ -13,8 +13,9 @@ static void help(FILE *fp)
 {
     fprintf(fp,
             "usage: lpmpipe trace gen --fib F [--kind K] --count N [--seed S] [--burst MEAN]\n"
-            "                         [--zipf S] [-o OUT]\n"
+            "                         [--zipf S] [-o OUT] [FIB options]\n"
             "       lpmpipe trace updates --fib F --count N [--withdraw-share R] [--seed S] [-o OUT]\n"
+            "                             [FIB options]\n"
             "\n"
             "gen writes one address per line (the trace format of docs/synthetic.md):\n"
             "  --kind K            uniform         uniform over the family's address space\n"
@@ -35,7 +36,7 @@ static void help(FILE *fp)
             "                      the rest announce new prefixes near existing ones,\n"
             "                      re-announce withdrawn ones, or change next hops\n"
             "\n"
-            "table options:\n" LPM_CLI_FIB_HELP,
+            LPM_CLI_FIB_HELP,
             LPM_UPDATES_MAX_COUNT);
 }
 

@@ -21,6 +21,6 @@ set -e
 case $rc in
   0) "$BIN" gpu bench --fib v4.fib --engine gamt --batch 1048576 --streams 4 --json >gpu-bench.json
      echo "SUMMARY: GPU: $(head -1 gpu.out); GAMT bench in gpu-bench.json";;
-  3) echo "SUMMARY: GPU: none here (lpmpipe gpu exits 3: $(sed 's/^lpmpipe: gpu: //' gpu.err | head -1)); no GPU figure";;
+  3) echo "SUMMARY: GPU: none here (lpmpipe gpu exits 3: $(sed 's/^lpmpipe: gpu info: //' gpu.err | head -1)); no GPU figure";;
   *) cat gpu.err >&2; echo "GPU: lpmpipe gpu info failed"; exit 1;;
 esac
