@@ -480,9 +480,21 @@ int lpm_rtl_cmd_verify(int argc, char **argv)
         sargv[n] = NULL;
         int s = lpm_rtl_run(sargv, NULL, out, errf);
         if (s) {
-            lpm_cli_error(cmd, "the simulator failed (exit %d); its messages:", s);
-            show_tail(errf, 8);
-            rc = 1;
+            /* The simulator's own messages, in this command's name: for a bad
+             * trace or bubble file they are the input error the user made. */
+            FILE *ef = fopen(errf, "r");
+            char line[1024];
+            int shown = 0;
+            while (ef && fgets(line, sizeof line, ef) && shown < 8) {
+                line[strcspn(line, "\n")] = '\0';
+                const char *m = strncmp(line, "lpmpipe: sim: ", 14) ? line : line + 14;
+                lpm_cli_error(cmd, "%s%s", shown++ ? "" : "the simulator: ", m);
+            }
+            if (ef)
+                fclose(ef);
+            if (!shown)
+                lpm_cli_error(cmd, "the simulator failed (exit %d) without a message", s);
+            rc = s == LPM_EINPUT ? LPM_EINPUT : LPM_EFAIL;
             goto out;
         }
     }

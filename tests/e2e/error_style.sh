@@ -62,6 +62,7 @@ style "sim" sim --image t.lpi --gen uniform --results d
 style "sim" sim --queue
 style "rtl" rtl --image g.txt -o out
 style "rtl verify" rtl verify --image t.lpi --gen uniform --count 0
+command -v verilator >/dev/null && style "rtl verify" rtl verify --image t.lpi --trace g.txt
 style "bench" bench --fib t.fib --count 0
 style "bench cpu" bench cpu --fib t.fib --count 0
 style "bench update-cost" bench update-cost --fib g.txt
