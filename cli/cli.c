@@ -23,14 +23,19 @@ int lpm_cli_quiet(void)
     return quiet;
 }
 
+static void vline(const char *cmd, const char *tag, const char *fmt, va_list ap)
+{
+    fprintf(stderr, "lpmpipe: %s: %s", cmd, tag);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
 void lpm_cli_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
-    fprintf(stderr, "lpmpipe: %s: ", cmd);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vline(cmd, "", fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
     errors_printed++;
 }
 
@@ -39,11 +44,9 @@ void lpm_cli_note(const char *cmd, const char *fmt, ...)
     if (quiet)
         return;
     va_list ap;
-    fprintf(stderr, "lpmpipe: %s: note: ", cmd);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vline(cmd, "note: ", fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
 }
 
 int lpm_cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts, const struct option *lo)

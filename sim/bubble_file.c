@@ -54,30 +54,28 @@ static int check_word(lpm_sim_bfile *bf, const lpm_sim_write *w, lpm_err *err)
     unsigned n = lpm_image_stages(img);
     lpm_node_word d;
     char where[48];
-    unsigned t;
-    if (w->stage == LPM_SIM_DIT) {
+    int dit = w->stage == LPM_SIM_DIT;
+    unsigned bits = dit ? lpm_image_dit_bits(img) : lpm_image_word_bits(img), t;
+    if (dit)
         snprintf(where, sizeof where, "write D:%" PRIu32, w->addr);
-        if (w->word & ~low_bits(lpm_image_dit_bits(img)))
-            return bad(bf, err, "%s: word %" PRIx64 " is wider than the image's %u-bit DIT entries", where, w->word,
-                       lpm_image_dit_bits(img));
+    else
+        snprintf(where, sizeof where, "write %u:%" PRIu32, w->stage, w->addr);
+    if (w->word & ~low_bits(bits))
+        return bad(bf, err, "%s: word %" PRIx64 " is wider than the image's %u-bit %s", where, w->word, bits,
+                   dit ? "DIT entries" : "words");
+    if (dit)
         lpm_dit_decode(&f, w->word, &d);
-        if (lpm_dit_encode(&f, &d) != w->word)
-            return bad(bf, err, "%s: word %" PRIx64 " has reserved or disabled bits set", where, w->word);
-        if (!d.child)
-            return 0;
+    else
+        lpm_word_decode(&f, w->word, &d);
+    if ((dit ? lpm_dit_encode(&f, &d) : lpm_word_encode(&f, &d)) != w->word)
+        return bad(bf, err, "%s: word %" PRIx64 " has reserved or disabled bits set", where, w->word);
+    if (!d.child)
+        return 0;
+    if (dit) {
         t = d.stage;
         if (t >= n)
             return bad(bf, err, "%s: entry stage %u, the image has %u stages", where, t, n);
     } else {
-        snprintf(where, sizeof where, "write %u:%" PRIu32, w->stage, w->addr);
-        if (w->word & ~low_bits(lpm_image_word_bits(img)))
-            return bad(bf, err, "%s: word %" PRIx64 " is wider than the image's %u-bit words", where, w->word,
-                       lpm_image_word_bits(img));
-        lpm_word_decode(&f, w->word, &d);
-        if (lpm_word_encode(&f, &d) != w->word)
-            return bad(bf, err, "%s: word %" PRIx64 " has reserved or disabled bits set", where, w->word);
-        if (!d.child)
-            return 0;
         t = d.jump ? d.stage : w->stage + 1;
         if (lpm_image_is_ring(img) && !d.jump && t == n)
             t = 0;
