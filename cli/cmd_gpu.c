@@ -11,13 +11,16 @@
 #include "../gpu/gpu_api.h"
 #include "../gpu/workload.h"
 
+/* "gpu", then "gpu info" or "gpu bench". */
 static const char *cmd = "gpu";
 
 static void help(FILE *fp)
 {
     fprintf(fp,
             "usage: lpmpipe gpu info [--json]\n"
-            "       lpmpipe gpu bench --fib F --engine gamt|gale [options] [--json]\n"
+            "       lpmpipe gpu bench --fib F --engine gamt|gale [--batch B] [--streams S] [--levels H]\n"
+            "                         [--count N] [--updates U | --update-trace F] [--update-rate R]\n"
+            "                         [--reps R] [--seed N] [--json] [FIB options]\n"
             "\n"
             "Runs the CUDA engines. Exit status 3 when no CUDA device is present (or the\n"
             "binary was built without nvcc); the CPU builds of both engines are always\n"
@@ -77,7 +80,7 @@ static int info(int argc, char **argv)
             help(stdout);
             return 0;
         } else {
-            lpm_cli_error(cmd, "info: unexpected argument '%s'", argv[i]);
+            lpm_cli_error(cmd, "unexpected argument '%s'", argv[i]);
             return LPM_EINPUT;
         }
     }
@@ -219,7 +222,7 @@ static int parse_bench(int argc, char **argv, bench_opts *o)
     o->rate = 70000;
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+    while ((c = lpm_cli_getopt(cmd, argc, argv, "h", lo)) != -1) {
         int r = lpm_cli_fib_option(cmd, c, optarg, &o->fo);
         if (r < 0)
             return LPM_EINPUT;
@@ -251,7 +254,7 @@ static int parse_bench(int argc, char **argv, bench_opts *o)
             return LPM_EINPUT;
     }
     if (optind < argc) {
-        lpm_cli_error(cmd, "bench: unexpected argument '%s'", argv[optind]);
+        lpm_cli_error(cmd, "unexpected argument '%s'", argv[optind]);
         return LPM_EINPUT;
     }
     return 0;
@@ -261,7 +264,7 @@ static int parse_bench(int argc, char **argv, bench_opts *o)
 static int check_bench(bench_opts *o)
 {
     if (!o->fib_path || !o->engine) {
-        lpm_cli_error(cmd, "bench: --fib and --engine are required");
+        lpm_cli_error(cmd, "--fib and --engine are required");
         return LPM_EINPUT;
     }
     o->kind = !strcmp(o->engine, "gamt") ? LPM_GPU_GAMT : !strcmp(o->engine, "gale") ? LPM_GPU_GALE : -1;
@@ -364,10 +367,14 @@ int lpm_cmd_gpu(int argc, char **argv)
         help(argc < 2 ? stderr : stdout);
         return argc < 2 ? LPM_EINPUT : 0;
     }
-    if (!strcmp(argv[1], "info"))
+    if (!strcmp(argv[1], "info")) {
+        cmd = "gpu info";
         return info(argc - 1, argv + 1);
-    if (!strcmp(argv[1], "bench"))
+    }
+    if (!strcmp(argv[1], "bench")) {
+        cmd = "gpu bench";
         return bench(argc - 1, argv + 1);
+    }
     lpm_cli_error(cmd, "unknown subcommand '%s' (info, bench)", argv[1]);
     return LPM_EINPUT;
 }
