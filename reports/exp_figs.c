@@ -81,7 +81,7 @@ static const char *str_or_null(json_t *o, const char *key, int *bad)
 static int load_one(lpm_report_exp *e, size_t i, json_t *o, lpm_report_figure *f, lpm_err *err)
 {
     static const char *const known[] = { "name", "title", "x", "y", "series", "where", "xlabel", "ylabel",
-                                         "style", "logx", "logy", NULL };
+                                         "style", "xscale", "yscale", NULL };
     if (!json_is_object(o))
         return lpm_err_set(err, LPM_EINPUT, "%s: figures[%zu]: must be an object", e->file, i);
     const char *k;
@@ -91,7 +91,7 @@ static int load_one(lpm_report_exp *e, size_t i, json_t *o, lpm_report_figure *f
         for (j = 0; known[j] && strcmp(known[j], k); j++)
             ;
         if (!known[j])
-            return fig_err(err, e, i, k, "unknown key (known: name, title, x, y, series, where, xlabel, ylabel, style, logx, logy)");
+            return fig_err(err, e, i, k, "unknown key (known: name, title, x, y, series, where, xlabel, ylabel, style, xscale, yscale)");
     }
     int badstr = 0;
     f->name = str_or_null(o, "name", &badstr);
@@ -114,11 +114,16 @@ static int load_one(lpm_report_exp *e, size_t i, json_t *o, lpm_report_figure *f
         return fig_err(err, e, i, "series", "names no parameter and no kept column");
     if (f->style && strcmp(f->style, "lines") && strcmp(f->style, "bars"))
         return fig_err(err, e, i, "style", "\"lines\" (default) or \"bars\"");
-    json_t *lx = json_object_get(o, "logx"), *ly = json_object_get(o, "logy");
-    if ((lx && !json_is_boolean(lx)) || (ly && !json_is_boolean(ly)))
-        return fig_err(err, e, i, lx && !json_is_boolean(lx) ? "logx" : "logy", "true or false");
-    f->logx = lx && json_is_true(lx);
-    f->logy = ly && json_is_true(ly);
+    f->xscale = str_or_null(o, "xscale", &badstr);
+    f->yscale = str_or_null(o, "yscale", &badstr);
+    if (badstr || (f->xscale && strcmp(f->xscale, "linear") && strcmp(f->xscale, "log") && strcmp(f->xscale, "category")))
+        return fig_err(err, e, i, "xscale", "\"linear\" (default), \"log\" or \"category\" (values evenly spaced)");
+    if (f->yscale && strcmp(f->yscale, "linear") && strcmp(f->yscale, "log"))
+        return fig_err(err, e, i, "yscale", "\"linear\" (default) or \"log\"");
+    if (!f->xscale)
+        f->xscale = f->style && !strcmp(f->style, "bars") ? "category" : "linear";
+    if (!f->yscale)
+        f->yscale = "linear";
     if (!f->title)
         f->title = f->name;
     f->where = json_object_get(o, "where");

@@ -218,12 +218,7 @@ json_t *lpm_report_label(const lpm_report_exp *e, const lpm_report_point *p, siz
 
 static void scalar_text(const json_t *v, char *buf, size_t n)
 {
-    if (json_is_integer(v))
-        snprintf(buf, n, "%lld", (long long)json_integer_value(v));
-    else if (json_is_real(v))
-        snprintf(buf, n, "%.15g", json_real_value(v));
-    else
-        snprintf(buf, n, "%s", json_string_value(v) ? json_string_value(v) : "");
+    lpm_report_value_text(v, buf, n, 15);
 }
 
 void lpm_report_point_desc(const lpm_report_exp *e, const lpm_report_point *p, char *buf, size_t n)

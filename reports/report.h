@@ -42,11 +42,10 @@ typedef struct lpm_report_keep {
 } lpm_report_keep;
 
 typedef struct lpm_report_figure {
-    const char *name, *title, *x, *series, *xlabel, *ylabel, *style;
+    const char *name, *title, *x, *series, *xlabel, *ylabel, *style, *xscale, *yscale;
     const char *y[8];
     size_t ny;
     json_t *where; /* object column -> value, or NULL */
-    int logx, logy;
 } lpm_report_figure;
 
 typedef struct lpm_report_exp {
@@ -110,6 +109,9 @@ int lpm_report_input_id(const lpm_report_exp *e, const lpm_report_point *p, size
 void lpm_report_inputs_used(const lpm_report_exp *e, int used[]);
 
 /* Utilities. */
+/* A JSON scalar as text: integers whole, reals with digits significant
+ * digits (15 for commands, 6 for tables). */
+void lpm_report_value_text(const json_t *v, char *buf, size_t n, int digits);
 uint64_t lpm_fnv1a64(const void *p, size_t n, uint64_t h);
 #define LPM_FNV_INIT 0xcbf29ce484222325ULL
 int lpm_report_file_hash(const char *path, uint64_t *h, uint64_t *bytes, lpm_err *err);

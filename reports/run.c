@@ -86,12 +86,7 @@ int lpm_report_point_selected(const lpm_report_exp *e, const lpm_report_point *p
                 continue;
             json_t *l = lpm_report_label(e, p, a);
             char text[256];
-            if (json_is_string(l))
-                snprintf(text, sizeof text, "%s", json_string_value(l));
-            else if (json_is_integer(l))
-                snprintf(text, sizeof text, "%lld", (long long)json_integer_value(l));
-            else
-                snprintf(text, sizeof text, "%.15g", json_number_value(l));
+            lpm_report_value_text(l, text, sizeof text, 15);
             if (strcmp(text, eq + 1))
                 return 0;
         }

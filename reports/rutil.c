@@ -302,3 +302,15 @@ int lpm_report_rmtree(const char *path)
     closedir(d);
     return rc | rmdir(path);
 }
+
+void lpm_report_value_text(const json_t *v, char *buf, size_t n, int digits)
+{
+    if (json_is_integer(v))
+        snprintf(buf, n, "%lld", (long long)json_integer_value(v));
+    else if (json_is_real(v))
+        snprintf(buf, n, "%.*g", digits, json_real_value(v));
+    else if (json_is_true(v) || json_is_false(v))
+        snprintf(buf, n, "%s", json_is_true(v) ? "true" : "false");
+    else
+        snprintf(buf, n, "%s", json_string_value(v) ? json_string_value(v) : "");
+}
