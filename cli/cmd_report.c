@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../reports/report.h"
@@ -176,13 +177,18 @@ static int point_one(const lpm_report_env *env, const lpm_report_exp *e, const c
             continue;
         char why[1024], desc[1024];
         int status;
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
         if (lpm_report_run_point(env, e, &p, &status, why, sizeof why, &err)) {
             lpm_cli_error("report point", "%s", err.msg);
             return LPM_EINPUT;
         }
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        if (status == 0)
+            snprintf(why, sizeof why, "%.3f", (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);
         lpm_report_point_desc(e, &p, desc, sizeof desc);
         printf("%s %s %s %s :: %s\n", status == 0 ? "ok" : status == 3 ? "skipped" : "failed", e->name, key, desc,
-               status == 0 ? "0" : why);
+               why);
         fflush(stdout);
         return status == 1 ? LPM_EFAIL : LPM_OK;
     }

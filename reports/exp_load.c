@@ -206,7 +206,7 @@ static int load_keep_obj(lpm_report_exp *e, json_t *o, const char *where, lpm_re
         snprintf(key, sizeof key, "%s.%s", where, k);
         if (!is_ident(k) || name_taken(e, k))
             return bad(err, e->file, key, "a column name is letters, digits and '_', unlike every parameter, input and other column");
-        if (!json_is_string(v) || !lpm_jpath_check(json_string_value(v)))
+        if (!json_is_string(v) || !lpm_jpath_check(json_string_value(v) + (json_string_value(v)[0] == '?')))
             return bad(err, e->file, key, "must be a path like \"latency.p99\", \"per_stage\" or \"engines[name=ref].build_s\"");
         (*out)[*n].name = k;
         (*out)[*n].path = json_string_value(v);
@@ -252,8 +252,11 @@ static int load_misc(lpm_report_exp *e, lpm_err *err)
             char key[80], *end;
             long code = strtol(k, &end, 10);
             snprintf(key, sizeof key, "skip_exit.%s", k);
-            if (*end || code < 1 || code > 255 || !json_is_string(v))
-                return bad(err, e->file, key, "an exit status 1..255 -> a reason (string)");
+            json_t *m = json_object_get(v, "stderr"), *r = json_object_get(v, "reason");
+            int obj = json_is_object(v) && json_is_string(m) && json_is_string(r) && json_object_size(v) == 2;
+            if (*end || code < 1 || code > 255 || !(json_is_string(v) || obj))
+                return bad(err, e->file, key, "an exit status 1..255 -> a reason, or {\"stderr\": TEXT, \"reason\": R} "
+                                              "(skipped only when standard error holds TEXT)");
         }
         e->skip_exit = s;
     }

@@ -61,6 +61,23 @@ static int find_axis(const lpm_report_exp *e, const char *name, size_t len)
     return -1;
 }
 
+/* A field's value may name inputs (and {tmp}), nothing else. */
+static int check_field_string(const lpm_report_exp *e, const char *t, int input, int *dep, const char **why)
+{
+    char buf[512];
+    int kind;
+    while ((kind = piece(&t, buf, sizeof buf)) > 0) {
+        if (kind != 't')
+            continue;
+        int in = find_input(e, buf);
+        if (in < 0 && (strcmp(buf, "tmp") || input >= 0))
+            return *why = "a value of this field names something other than an input or {tmp}", -1;
+        if (in >= 0)
+            *dep = in;
+    }
+    return kind < 0 ? (*why = "a value of this field has an unbalanced '{' or '}'", -1) : 0;
+}
+
 /* Checks one token of a template element; sets *list when it may be a list. */
 static int check_token(const lpm_report_exp *e, const char *tok, int input, int *dep, int *list, const char **why)
 {
@@ -88,6 +105,14 @@ static int check_token(const lpm_report_exp *e, const char *tok, int input, int 
             return *why = "a field that some value of the parameter does not have", -1;
         if (json_is_array(f))
             *list = 1;
+        size_t j;
+        json_t *el;
+        if (json_is_array(f)) {
+            json_array_foreach(f, j, el) if (check_field_string(e, json_string_value(el), input, dep, why))
+                return -1;
+        } else if (json_is_string(f) && check_field_string(e, json_string_value(f), input, dep, why)) {
+            return -1;
+        }
     }
     return 0;
 }
@@ -260,6 +285,9 @@ int lpm_report_input_id(const lpm_report_exp *e, const lpm_report_point *p, size
     return LPM_OK;
 }
 
+static int expand(const lpm_report_exp *e, const lpm_report_point *p, const char *s, int input,
+                  const lpm_report_ctx *ctx, char *out, size_t n, lpm_err *err);
+
 /* The text (or the list) one token stands for at point p. */
 static int token_value(const lpm_report_exp *e, const lpm_report_point *p, const char *tok, int input,
                        const lpm_report_ctx *ctx, char *buf, size_t n, json_t **list, lpm_err *err)
@@ -297,8 +325,32 @@ static int token_value(const lpm_report_exp *e, const lpm_report_point *p, const
     json_t *f = dot ? json_object_get(v, dot + 1) : json_is_object(v) ? json_object_get(v, "label") : v;
     if (json_is_array(f))
         *list = f;
+    else if (dot && json_is_string(f))
+        return expand(e, p, json_string_value(f), input, ctx, buf, n, err);
     else
         scalar_text(f, buf, n);
+    return LPM_OK;
+}
+
+/* A string whose placeholders are inputs or {tmp} (a field's value). */
+static int expand(const lpm_report_exp *e, const lpm_report_point *p, const char *s, int input,
+                  const lpm_report_ctx *ctx, char *out, size_t n, lpm_err *err)
+{
+    char buf[2048], val[2048];
+    size_t k = 0;
+    int kind;
+    out[0] = 0;
+    while ((kind = piece(&s, buf, sizeof buf)) > 0) {
+        json_t *list = NULL;
+        if (kind == 't') {
+            int rc = token_value(e, p, buf, input, ctx, val, sizeof val, &list, err);
+            if (rc)
+                return rc;
+        }
+        k += (size_t)snprintf(out + k, k < n ? n - k : 0, "%s", kind == 't' ? val : buf);
+    }
+    if (k >= n)
+        return lpm_err_set(err, LPM_EINPUT, "%s: a value is longer than %zu bytes", e->file, n);
     return LPM_OK;
 }
 
@@ -332,7 +384,13 @@ int lpm_report_argv(const lpm_report_exp *e, const lpm_report_point *p, const js
         if (list) {
             size_t j;
             json_t *s2;
-            json_array_foreach(list, j, s2) lpm_strv_push(out, json_string_value(s2));
+            json_array_foreach(list, j, s2) {
+                char val[4096];
+                int rc = expand(e, p, json_string_value(s2), input, ctx, val, sizeof val, err);
+                if (rc)
+                    return rc;
+                lpm_strv_push(out, val);
+            }
         } else {
             lpm_strv_push(out, text);
         }
@@ -340,31 +398,53 @@ int lpm_report_argv(const lpm_report_exp *e, const lpm_report_point *p, const js
     return LPM_OK;
 }
 
-static void mark_used(const lpm_report_exp *e, const json_t *t, int used[])
+static void mark_template(const lpm_report_exp *e, const lpm_report_point *p, const json_t *t, int used[]);
+
+/* Marks the inputs string s names at point p (every value when p is NULL). */
+static void mark_string(const lpm_report_exp *e, const lpm_report_point *p, const char *s, int used[])
 {
-    size_t i;
-    json_t *el;
-    json_array_foreach(t, i, el) {
-        const char *s = json_string_value(el);
-        char buf[512];
-        int kind;
-        while ((kind = piece(&s, buf, sizeof buf)) > 0) {
-            int in = kind == 't' ? find_input(e, buf) : -1;
-            if (in >= 0 && !used[in]) {
-                used[in] = 1;
-                if (e->inputs[in].command)
-                    mark_used(e, e->inputs[in].command, used);
-            }
+    char buf[512];
+    int kind;
+    while (s && (kind = piece(&s, buf, sizeof buf)) > 0) {
+        if (kind != 't')
+            continue;
+        int in = find_input(e, buf);
+        if (in >= 0 && !used[in]) {
+            used[in] = 1;
+            if (e->inputs[in].command)
+                mark_template(e, p, e->inputs[in].command, used);
+        }
+        const char *dot = strchr(buf, '.');
+        int a = in < 0 && dot ? find_axis(e, buf, (size_t)(dot - buf)) : -1;
+        if (a < 0)
+            continue;
+        size_t i;
+        json_t *v;
+        json_array_foreach(e->axes[a].values, i, v) {
+            if (p && i != p->choice[a])
+                continue;
+            json_t *f = json_object_get(v, dot + 1);
+            if (json_is_string(f))
+                mark_string(e, p, json_string_value(f), used);
+            else if (json_is_array(f))
+                mark_template(e, p, f, used);
         }
     }
 }
 
-void lpm_report_inputs_used(const lpm_report_exp *e, int used[])
+static void mark_template(const lpm_report_exp *e, const lpm_report_point *p, const json_t *t, int used[])
+{
+    size_t i;
+    json_t *el;
+    json_array_foreach(t, i, el) mark_string(e, p, json_string_value(el), used);
+}
+
+void lpm_report_inputs_used(const lpm_report_exp *e, const lpm_report_point *p, int used[])
 {
     memset(used, 0, (e->ninputs + 1) * sizeof *used);
-    mark_used(e, e->command, used);
+    mark_template(e, p, e->command, used);
     size_t i;
     json_t *c;
     if (e->pre)
-        json_array_foreach(e->pre, i, c) mark_used(e, c, used);
+        json_array_foreach(e->pre, i, c) mark_template(e, p, c, used);
 }

@@ -61,7 +61,7 @@ static int ensure_deps(const lpm_report_env *env, const lpm_report_exp *e, const
     lpm_report_exp sub = *e; /* the inputs this input's command names */
     sub.command = e->inputs[i].command;
     sub.pre = NULL;
-    lpm_report_inputs_used(&sub, used);
+    lpm_report_inputs_used(&sub, p, used);
     for (size_t j = 0; j < e->ninputs; j++) {
         if (!used[j] || j == i)
             continue;

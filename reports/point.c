@@ -47,7 +47,10 @@ static json_t *keep_fields(const lpm_report_keep *k, size_t n, json_t *doc, char
     json_t *o = json_object();
     for (size_t i = 0; i < n; i++) {
         char w[200];
-        json_t *v = lpm_jpath(doc, k[i].path, w, sizeof w);
+        int optional = k[i].path[0] == '?';
+        json_t *v = lpm_jpath(doc, k[i].path + optional, w, sizeof w);
+        if (!v && optional)
+            v = json_null();
         if (!v) {
             snprintf(why, nwhy, "keep %s: %s in the output", k[i].name, w);
             json_decref(o);
@@ -121,8 +124,11 @@ static int run_cmd(const lpm_report_env *env, const lpm_report_exp *e, const lpm
     snprintf(code, sizeof code, "%d", st);
     json_t *skip = e->skip_exit ? json_object_get(e->skip_exit, code) : NULL;
     lpm_report_tail(errp, tail, sizeof tail, 0);
-    if (skip) {
-        snprintf(why, nwhy, "exit %d: %s", st, json_string_value(skip));
+    const char *match = json_string_value(json_object_get(skip, "stderr"));
+    if (skip && (!match || strstr(tail, match))) {
+        const char *reason = json_is_string(skip) ? json_string_value(skip)
+                                                  : json_string_value(json_object_get(skip, "reason"));
+        snprintf(why, nwhy, "exit %d: %s", st, reason);
         return 3;
     }
     if (st == LPM_REPORT_TIMEOUT)
@@ -174,7 +180,7 @@ static int point_inputs(const lpm_report_env *env, const lpm_report_exp *e, cons
     int used[65];
     if (e->ninputs > 64)
         return lpm_err_set(err, LPM_EINPUT, "%s: inputs: more than 64", e->file);
-    lpm_report_inputs_used(e, used);
+    lpm_report_inputs_used(e, p, used);
     for (size_t i = 0; i < e->ninputs; i++) {
         if (!used[i])
             continue;

@@ -68,7 +68,7 @@ static const char *missing_table(const lpm_report_exp *e)
     int used[65];
     if (e->ninputs > 64)
         return NULL;
-    lpm_report_inputs_used(e, used);
+    lpm_report_inputs_used(e, NULL, used);
     for (size_t i = 0; i < e->ninputs; i++)
         if (used[i] && e->inputs[i].data)
             return e->inputs[i].data;
@@ -109,7 +109,7 @@ static int render_exp(lpm_rdoc *doc, lpm_rexp *x, char *note, size_t nnote, lpm_
         lpm_rfig *r = &x->figs[i];
         r->f = &x->e.figs[i];
         snprintf(r->base, sizeof r->base, "%s.%s", x->e.name, r->f->name);
-        lpm_report_figdata_build(&x->s, r->f, &r->d);
+        lpm_report_figdata_build(&x->e, &x->s, r->f, &r->d);
         if (r->d.ncols && json_array_size(r->d.xs))
             rc = lpm_report_plot(doc->out, x, r, note, nnote, err);
     }

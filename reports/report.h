@@ -105,8 +105,9 @@ int lpm_report_argv(const lpm_report_exp *e, const lpm_report_point *p, const js
 /* An input instance at point p: its id (16 hex) and logical path. */
 int lpm_report_input_id(const lpm_report_exp *e, const lpm_report_point *p, size_t i,
                         char id[17], char *logical, size_t n, lpm_err *err);
-/* Inputs the point's commands name (directly or through other inputs). */
-void lpm_report_inputs_used(const lpm_report_exp *e, int used[]);
+/* Inputs the point's commands name (directly, through a parameter's field
+ * or through other inputs); p NULL: those of any point. */
+void lpm_report_inputs_used(const lpm_report_exp *e, const lpm_report_point *p, int used[]);
 
 /* Utilities. */
 /* A JSON scalar as text: integers whole, reals with digits significant

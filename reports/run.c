@@ -117,7 +117,7 @@ static const char *missing_data(const lpm_report_exp *e, const char *data_dir)
     int used[65];
     if (e->ninputs > 64)
         return NULL;
-    lpm_report_inputs_used(e, used);
+    lpm_report_inputs_used(e, NULL, used);
     for (size_t i = 0; i < e->ninputs; i++) {
         char path[4200];
         if (!used[i] || !e->inputs[i].data)

@@ -30,6 +30,7 @@ int lpm_report_sweep_load(const char *dir, const lpm_report_exp *e, lpm_report_s
 {
     memset(s, 0, sizeof *s);
     s->rows = json_array();
+    s->recrows = json_array();
     s->records = json_array();
     for (size_t i = 0; i < e->npoints; i++) {
         lpm_report_point p;
@@ -44,6 +45,7 @@ int lpm_report_sweep_load(const char *dir, const lpm_report_exp *e, lpm_report_s
         for (size_t a = 0; a < e->naxes; a++)
             json_object_set(base, e->axes[a].name, lpm_report_label(e, &p, a));
         json_object_update(base, json_object_get(r, "metrics"));
+        json_array_append_new(s->recrows, json_copy(base));
         json_t *rows = json_object_get(r, "rows");
         if (json_is_array(rows) && e->rows_path) {
             size_t j;
@@ -65,6 +67,7 @@ int lpm_report_sweep_load(const char *dir, const lpm_report_exp *e, lpm_report_s
 void lpm_report_sweep_free(lpm_report_sweep *s)
 {
     json_decref(s->rows);
+    json_decref(s->recrows);
     json_decref(s->records);
     memset(s, 0, sizeof *s);
 }
@@ -133,14 +136,28 @@ static void sort_numeric(lpm_report_figdata *d)
         }
 }
 
-int lpm_report_figdata_build(const lpm_report_sweep *s, const lpm_report_figure *f, lpm_report_figdata *d)
+static int names_row_column(const lpm_report_exp *e, const lpm_report_figure *f)
+{
+    char kind;
+    int any = lpm_report_column(e, f->x, &kind) >= 0 && kind == 'r';
+    any |= f->series && lpm_report_column(e, f->series, &kind) >= 0 && kind == 'r';
+    for (size_t j = 0; j < f->ny; j++)
+        any |= lpm_report_column(e, f->y[j], &kind) >= 0 && kind == 'r';
+    const char *k;
+    json_t *v;
+    json_object_foreach(f->where, k, v) any |= lpm_report_column(e, k, &kind) >= 0 && kind == 'r';
+    return any;
+}
+
+int lpm_report_figdata_build(const lpm_report_exp *e, const lpm_report_sweep *s, const lpm_report_figure *f,
+                             lpm_report_figdata *d)
 {
     memset(d, 0, sizeof *d);
     d->xs = json_array();
     size_t cap = 64, i;
     d->cell = calloc(cap * LPM_REPORT_MAX_COLS, sizeof *d->cell);
-    json_t *row;
-    json_array_foreach(s->rows, i, row) {
+    json_t *row, *rows = names_row_column(e, f) ? s->rows : s->recrows;
+    json_array_foreach(rows, i, row) {
         json_t *x = json_object_get(row, f->x);
         if (!x || (f->where && !row_passes(row, f->where)))
             continue;

@@ -10,7 +10,8 @@
 
 typedef struct lpm_report_sweep {
     json_t *records; /* the records found, in grid order */
-    json_t *rows;    /* flat rows: column -> value */
+    json_t *rows;    /* flat rows: column -> value, one per element of "rows" */
+    json_t *recrows; /* one row per record: parameters and kept fields */
     size_t done;
 } lpm_report_sweep;
 
@@ -26,7 +27,9 @@ typedef struct lpm_report_figdata {
     size_t clashes;                   /* rows that fell on a cell already filled */
 } lpm_report_figdata;
 
-int lpm_report_figdata_build(const lpm_report_sweep *s, const lpm_report_figure *f, lpm_report_figdata *d);
+/* The rows a figure reads: per record, unless it names a "rows" column. */
+int lpm_report_figdata_build(const lpm_report_exp *e, const lpm_report_sweep *s, const lpm_report_figure *f,
+                             lpm_report_figdata *d);
 void lpm_report_figdata_free(lpm_report_figdata *d);
 int lpm_report_figdata_csv(const lpm_report_figdata *d, const lpm_report_figure *f, FILE *fp);
 
