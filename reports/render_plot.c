@@ -30,7 +30,7 @@ static void plot_cmd(FILE *fp, const lpm_rfig *r)
         if (c == 0) {
             fputc('\'', fp);
             fputs(r->base, fp);
-            fputs(".csv' ", fp);
+            fputs(".dat' ", fp);
         } else {
             fputs("'' ", fp);
         }
@@ -48,10 +48,15 @@ static void plot_cmd(FILE *fp, const lpm_rfig *r)
 static void write_gp(FILE *fp, const lpm_rexp *x, const lpm_rfig *r)
 {
     const lpm_report_figure *f = r->f;
-    fprintf(fp, "# %s / %s, drawn by lpmpipe report render from %s.csv\n", x->e.name, f->name, r->base);
+    fprintf(fp, "# %s / %s, drawn by lpmpipe report render from %s.dat (%s.csv with tabs)\n", x->e.name, f->name,
+            r->base, r->base);
     fputs("# redraw: gnuplot ", fp);
     fprintf(fp, "%s.gp (in this folder)\n", r->base);
-    fputs("set datafile separator comma\nset encoding utf8\nset grid\nset key outside right top noenhanced\n", fp);
+    size_t longest = 0;
+    for (size_t c = 0; c < r->d.ncols; c++)
+        longest = strlen(r->d.cols[c]) > longest ? strlen(r->d.cols[c]) : longest;
+    fputs("set datafile separator tab\nset encoding utf8\nset grid\n", fp);
+    fputs(longest > 24 ? "set key below noenhanced\n" : "set key outside right top noenhanced\n", fp);
     fputs("set title ", fp);
     gq(fp, f->title);
     fputs(" noenhanced\nset xlabel ", fp);
@@ -86,15 +91,17 @@ static int nonempty(const char *path)
 int lpm_report_plot(const char *out, lpm_rexp *x, lpm_rfig *r, char *note, size_t nnote, lpm_err *err)
 {
     char path[4200], log[4200];
-    snprintf(path, sizeof path, "%s/%s.csv", out, r->base);
-    FILE *fp = fopen(path, "w");
-    if (!fp)
-        return lpm_err_set(err, LPM_EFAIL, "%s: cannot write", path);
-    int rc = lpm_report_figdata_csv(&r->d, r->f, fp);
-    if (fclose(fp) || rc)
-        return lpm_err_set(err, LPM_EFAIL, "%s: write error", path);
+    for (int tsv = 0; tsv < 2; tsv++) {
+        snprintf(path, sizeof path, "%s/%s.%s", out, r->base, tsv ? "dat" : "csv");
+        FILE *fp = fopen(path, "w");
+        if (!fp)
+            return lpm_err_set(err, LPM_EFAIL, "%s: cannot write", path);
+        int rc = lpm_report_figdata_csv(&r->d, r->f, fp, tsv);
+        if (fclose(fp) || rc)
+            return lpm_err_set(err, LPM_EFAIL, "%s: write error", path);
+    }
     snprintf(path, sizeof path, "%s/%s.gp", out, r->base);
-    fp = fopen(path, "w");
+    FILE *fp = fopen(path, "w");
     if (!fp)
         return lpm_err_set(err, LPM_EFAIL, "%s: cannot write", path);
     write_gp(fp, x, r);

@@ -175,7 +175,7 @@ int lpm_report_figdata_build(const lpm_report_exp *e, const lpm_report_sweep *s,
         for (size_t j = 0; j < f->ny; j++) {
             char label[600];
             if (f->series && f->ny > 1)
-                snprintf(label, sizeof label, "%s, %s=%s", f->y[j], f->series, sv);
+                snprintf(label, sizeof label, "%s (%s=%s)", f->y[j], f->series, sv);
             else if (f->series)
                 snprintf(label, sizeof label, "%s=%s", f->series, sv);
             else
@@ -222,21 +222,30 @@ static void csv_field(FILE *fp, const char *s)
     fputc('"', fp);
 }
 
-int lpm_report_figdata_csv(const lpm_report_figdata *d, const lpm_report_figure *f, FILE *fp)
+/* TSV field for gnuplot (whose CSV reader does not take quoted commas). */
+static void tsv_field(FILE *fp, const char *s)
 {
-    csv_field(fp, f->x);
+    for (; *s; s++)
+        fputc(*s == '\t' || *s == '\n' ? ' ' : *s, fp);
+}
+
+int lpm_report_figdata_csv(const lpm_report_figdata *d, const lpm_report_figure *f, FILE *fp, int tsv)
+{
+    void (*field)(FILE *, const char *) = tsv ? tsv_field : csv_field;
+    char sep = tsv ? '\t' : ',';
+    field(fp, f->x);
     for (size_t c = 0; c < d->ncols; c++) {
-        fputc(',', fp);
-        csv_field(fp, d->cols[c]);
+        fputc(sep, fp);
+        field(fp, d->cols[c]);
     }
     fputc('\n', fp);
     for (size_t xi = 0; xi < json_array_size(d->xs); xi++) {
         char t[256];
         lpm_report_value_text(json_array_get(d->xs, xi), t, sizeof t, 15);
-        csv_field(fp, t);
+        field(fp, t);
         for (size_t c = 0; c < d->ncols; c++) {
             json_t *v = d->cell[xi * LPM_REPORT_MAX_COLS + c];
-            fputc(',', fp);
+            fputc(sep, fp);
             if (v && json_is_number(v) && isfinite(json_number_value(v))) {
                 lpm_report_value_text(v, t, sizeof t, 15);
                 fputs(t, fp);

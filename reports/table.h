@@ -31,6 +31,7 @@ typedef struct lpm_report_figdata {
 int lpm_report_figdata_build(const lpm_report_exp *e, const lpm_report_sweep *s, const lpm_report_figure *f,
                              lpm_report_figdata *d);
 void lpm_report_figdata_free(lpm_report_figdata *d);
-int lpm_report_figdata_csv(const lpm_report_figdata *d, const lpm_report_figure *f, FILE *fp);
+/* The figure's data: CSV for people, TSV (tsv = 1) for gnuplot. */
+int lpm_report_figdata_csv(const lpm_report_figdata *d, const lpm_report_figure *f, FILE *fp, int tsv);
 
 #endif
