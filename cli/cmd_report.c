@@ -187,6 +187,8 @@ static int point_one(const lpm_report_env *env, const lpm_report_exp *e, const c
         if (status == 0)
             snprintf(why, sizeof why, "%.3f", (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);
         lpm_report_point_desc(e, &p, desc, sizeof desc);
+        for (char *c = why; *c; c++)
+            *c = *c == '\n' || *c == '\r' ? ' ' : *c; /* one status line a point */
         printf("%s %s %s %s :: %s\n", status == 0 ? "ok" : status == 3 ? "skipped" : "failed", e->name, key, desc,
                why);
         fflush(stdout);

@@ -108,12 +108,16 @@ static int fold(mset *s, int allow, const char *what, const char *flag, size_t *
 {
     qsort(s->v, s->n, sizeof *s->v, cmp_item);
     size_t k = 0;
+    int rc = LPM_OK;
     for (size_t i = 0; i < s->n; i++) {
-        if (k && !strcmp(s->v[k - 1].name, s->v[i].name)) {
+        if (!rc && k && !strcmp(s->v[k - 1].name, s->v[i].name)) {
             mitem *a = &s->v[k - 1], *b = &s->v[i];
-            if ((a->len != b->len || memcmp(a->bytes, b->bytes, a->len)) && !allow)
-                return lpm_err_set(err, LPM_EINPUT, "%s %s differs between %s and %s (%s keeps the one whose bytes sort first)",
-                                   what, a->name, a->from, b->from, flag);
+            if ((a->len != b->len || memcmp(a->bytes, b->bytes, a->len)) && !allow) {
+                rc = lpm_err_set(err, LPM_EINPUT, "%s %s differs between %s and %s (%s keeps the one whose bytes sort first)",
+                                 what, a->name, a->from, b->from, flag);
+                s->v[k++] = s->v[i]; /* kept, so that it is freed once */
+                continue;
+            }
             free(b->name);
             free(b->bytes);
             json_decref(b->rec);
@@ -123,7 +127,7 @@ static int fold(mset *s, int allow, const char *what, const char *flag, size_t *
         s->v[k++] = s->v[i];
     }
     s->n = k;
-    return LPM_OK;
+    return rc;
 }
 
 static int check_versions(const mset *recs, int allow, lpm_err *err)
@@ -219,8 +223,6 @@ int lpm_report_merge(const char *const *dirs, size_t ndirs, const char *out, con
     }
     if (!rc)
         rc = fold(&defs, o->mixed_definitions, "experiment", "--mixed-definitions", &dfold, err);
-    if (!rc)
-        rc = fold(&recs, o->first_duplicate, "record", "--duplicates first", &folded, err);
     for (size_t i = 0; i < recs.n && !rc; i++) {
         size_t j, len = strcspn(recs.v[i].name, "/");
         for (j = 0; j < defs.n && (strlen(defs.v[j].name) != len || strncmp(defs.v[j].name, recs.v[i].name, len)); j++)
@@ -233,6 +235,8 @@ int lpm_report_merge(const char *const *dirs, size_t ndirs, const char *out, con
         rc = check_versions(&recs, o->mixed_versions, err);
     if (!rc)
         rc = check_inputs(&recs, o->mixed_inputs, err);
+    if (!rc)
+        rc = fold(&recs, o->first_duplicate, "record", "--duplicates first", &folded, err);
     if (!rc)
         rc = write_out(out, &defs, &recs, err);
     if (!rc)

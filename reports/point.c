@@ -131,6 +131,8 @@ static int run_cmd(const lpm_report_env *env, const lpm_report_exp *e, const lpm
         snprintf(why, nwhy, "exit %d: %s", st, reason);
         return 3;
     }
+    for (char *c = tail; *c; c++)
+        *c = *c == '\n' ? ' ' : *c;
     if (st == LPM_REPORT_TIMEOUT)
         snprintf(why, nwhy, "timed out after %g s", e->timeout_s);
     else
