@@ -49,8 +49,8 @@ static void markers(const char *dir, lpm_rexp *x, const char *kind, size_t *coun
         size_t len;
         f[i][strlen(f[i]) - 4] = 0;
         lpm_report_record_path(dir, x->e.name, f[i], rec, sizeof rec);
-        if (access(rec, F_OK) == 0)
-            continue; /* recorded since (on another run) */
+        if (access(rec, F_OK) == 0 || !json_object_get(x->keys, f[i]))
+            continue; /* recorded since (on another run), or a point no longer in the grid */
         (*count)++;
         snprintf(rec, sizeof rec, "%s/%s.txt", path, f[i]);
         if (!reason[0] && lpm_report_read_file(rec, &buf, &len) == 0) {
@@ -97,6 +97,12 @@ static void tally(lpm_rdoc *doc, const lpm_rexp *x)
 static int render_exp(lpm_rdoc *doc, lpm_rexp *x, char *note, size_t nnote, lpm_err *err)
 {
     int rc = lpm_report_sweep_load(doc->dir, &x->e, &x->s, err);
+    x->keys = json_object();
+    for (size_t i = 0; !rc && i < x->e.npoints; i++) {
+        lpm_report_point p;
+        rc = lpm_report_point_at(&x->e, i, &p, err);
+        json_object_set_new(x->keys, p.key, json_true());
+    }
     if (rc)
         return rc;
     markers(doc->dir, x, "failed", &x->failed, x->fail_reason, sizeof x->fail_reason);
@@ -141,6 +147,7 @@ int lpm_report_render(const char *dir, const char *out, char *note, size_t nnote
         for (size_t f = 0; doc.x[i].figs && f < doc.x[i].e.nfigs; f++)
             lpm_report_figdata_free(&doc.x[i].figs[f].d);
         free(doc.x[i].figs);
+        json_decref(doc.x[i].keys);
         lpm_report_sweep_free(&doc.x[i].s);
         lpm_report_exp_free(&doc.x[i].e);
     }

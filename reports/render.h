@@ -16,6 +16,7 @@ typedef struct lpm_rexp {
     lpm_report_exp e;
     lpm_report_sweep s;
     lpm_rfig *figs;
+    json_t *keys; /* the keys of the grid */
     size_t failed, skipped;
     char fail_reason[600], skip_reason[600];
     const char *missing_data; /* a table this sweep needs, when none of it ran */
