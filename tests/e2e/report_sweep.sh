@@ -45,13 +45,13 @@ echo ':' >"$W/logins"
 cmp -s "$W/seq/results.jsonl" "$W/emit/results.jsonl" && ok "records of the emitted script equal the local run's" || bad "emitted-script records differ"
 
 # ---- partial folders merged in any order equal the whole run
-for q in 0 4 16; do
+for q in 1 4 16; do
   "$BIN" report run "$D/small-sim.json" "$D/small-map.json" -o "$W/part$q" --only queue=$q --quiet 2>/dev/null || bad "part $q"
 done
-"$BIN" report run "$D/small-gpu.json" -o "$W/part0" --quiet 2>/dev/null
+"$BIN" report run "$D/small-gpu.json" -o "$W/part1" --quiet 2>/dev/null
 "$BIN" report run "$D/small-map.json" -o "$W/part4" --quiet 2>/dev/null
-"$BIN" report merge "$W/part16" "$W/part0" "$W/part4" -o "$W/m1" 2>/dev/null || bad "merge 16 0 4"
-"$BIN" report merge "$W/part4" "$W/part16" "$W/part0" "$W/seq" -o "$W/m2" 2>/dev/null || bad "merge 4 16 0 seq"
+"$BIN" report merge "$W/part16" "$W/part1" "$W/part4" -o "$W/m1" 2>/dev/null || bad "merge 16 0 4"
+"$BIN" report merge "$W/part4" "$W/part16" "$W/part1" "$W/seq" -o "$W/m2" 2>/dev/null || bad "merge 4 16 0 seq"
 cmp -s "$W/m1/results.jsonl" "$W/seq/results.jsonl" && cmp -s "$W/m2/results.jsonl" "$W/seq/results.jsonl" &&
   diff -r "$W/m1/records" "$W/m2/records" >/dev/null && ok "merges in any order equal the whole run" || bad "merged results differ"
 
