@@ -64,10 +64,9 @@ static void env_lines(FILE *fp, const lpm_report_run_opts *o, const char *absdir
 static int emit_parallel(const lpm_report_run_opts *o, const char *absdir, size_t n, lpm_err *err)
 {
     char path[4200];
-    snprintf(path, sizeof path, "%s/run-parallel.sh", o->env.dir);
-    FILE *fp = fopen(path, "w");
+    FILE *fp = lpm_report_fopen(o->env.dir, "run-parallel.sh", path, sizeof path, err);
     if (!fp)
-        return lpm_err_set(err, LPM_EFAIL, "%s: cannot write", path);
+        return LPM_EFAIL;
     fprintf(fp, "#!/bin/sh\n"
                 "# %zu points of this report over the machines of an ssh login file (GNU\n"
                 "# parallel's --sshloginfile; a line ':' is this machine). Each machine needs\n"
@@ -99,10 +98,9 @@ static int emit_slurm(const lpm_report_run_opts *o, const char *absdir, size_t n
 {
     char path[4200];
     size_t per = n > 1000 ? (n + 999) / 1000 : 1, tasks = n ? (n + per - 1) / per : 0;
-    snprintf(path, sizeof path, "%s/run-slurm.sbatch", o->env.dir);
-    FILE *fp = fopen(path, "w");
+    FILE *fp = lpm_report_fopen(o->env.dir, "run-slurm.sbatch", path, sizeof path, err);
     if (!fp)
-        return lpm_err_set(err, LPM_EFAIL, "%s: cannot write", path);
+        return LPM_EFAIL;
     fprintf(fp, "#!/bin/bash\n"
                 "#SBATCH --job-name=lpmpipe-report\n"
                 "#SBATCH --array=1-%zu\n"

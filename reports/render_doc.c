@@ -108,10 +108,9 @@ static void md_header(FILE *fp, const lpm_rdoc *doc)
 int lpm_report_write_md(const lpm_rdoc *doc, lpm_err *err)
 {
     char path[4200];
-    snprintf(path, sizeof path, "%s/summary.md", doc->out);
-    FILE *fp = fopen(path, "w");
+    FILE *fp = lpm_report_fopen(doc->out, "summary.md", path, sizeof path, err);
     if (!fp)
-        return lpm_err_set(err, LPM_EFAIL, "%s: cannot write", path);
+        return LPM_EFAIL;
     md_header(fp, doc);
     for (size_t i = 0; i < doc->n; i++)
         md_exp(fp, &doc->x[i]);
@@ -233,10 +232,9 @@ static void html_exp(FILE *fp, const lpm_rexp *x)
 int lpm_report_write_html(const lpm_rdoc *doc, lpm_err *err)
 {
     char path[4200];
-    snprintf(path, sizeof path, "%s/index.html", doc->out);
-    FILE *fp = fopen(path, "w");
+    FILE *fp = lpm_report_fopen(doc->out, "index.html", path, sizeof path, err);
     if (!fp)
-        return lpm_err_set(err, LPM_EFAIL, "%s: cannot write", path);
+        return LPM_EFAIL;
     fprintf(fp, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>lpmpipe report</title>\n"
                 "<style>%s</style></head><body>\n<h1>lpmpipe report</h1>\n<p class=\"meta\">From the records in <code>",
             css);

@@ -8,6 +8,7 @@
 
 #include <jansson.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "../core/err.h"
@@ -126,6 +127,8 @@ char *lpm_report_dump(const json_t *v);
  * come back as an array. */
 json_t *lpm_report_parse_seq(const char *buf, size_t len, char *why, size_t n);
 int lpm_report_read_file(const char *path, char **buf, size_t *len);
+/* Opens DIR/NAME for writing (its path into path); NULL with err set. */
+FILE *lpm_report_fopen(const char *dir, const char *name, char *path, size_t n, lpm_err *err);
 int lpm_report_write_atomic(const char *path, const char *data, size_t len, lpm_err *err);
 int lpm_report_mkdirs(const char *path, lpm_err *err);
 int lpm_report_rmtree(const char *path);

@@ -314,3 +314,12 @@ void lpm_report_value_text(const json_t *v, char *buf, size_t n, int digits)
     else
         snprintf(buf, n, "%s", json_string_value(v) ? json_string_value(v) : "");
 }
+
+FILE *lpm_report_fopen(const char *dir, const char *name, char *path, size_t n, lpm_err *err)
+{
+    snprintf(path, n, "%s/%s", dir, name);
+    FILE *fp = fopen(path, "w");
+    if (!fp)
+        lpm_err_set(err, LPM_EFAIL, "%s: cannot write", path);
+    return fp;
+}
