@@ -26,5 +26,6 @@ rc=0
 "$BIN" report render "$OUT/results" -o "$OUT/html" >/dev/null
 python3 scripts/report_doc_check.py docs/results-camp.md "$OUT/html" || rc=1
 echo "report: $((SECONDS - t0)) s, load average $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "report: $PWD/$OUT/html/index.html"
+case "$OUT" in /*) ;; *) OUT="$PWD/$OUT" ;; esac
+echo "report: $OUT/html/index.html"
 exit $rc
