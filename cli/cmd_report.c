@@ -10,8 +10,7 @@
 
 #include "../reports/report.h"
 #include "cli.h"
-
-int lpm_cmd_report(int argc, char **argv);
+#include "cmd.h"
 
 static const char *usage_text =
     "usage: lpmpipe report run EXP.json... -o DIR [--jobs N] [--emit parallel|slurm]\n"
