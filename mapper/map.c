@@ -327,6 +327,9 @@ int lpm_maptree_image(lpm_maptree *m, const lpm_map_opts *o, lpm_image **out, lp
             need = 1;
         if (!N || kind == LPM_MAP_BALANCED)
             N = need; /* balanced: the stages its strides use (at most --stages) */
+        /* split: stages beyond the trie's height are what it balances with */
+        if (!o->stages && kind == LPM_MAP_LINEAR_SPLIT && N < LPM_SPLIT_LINEAR_STAGES)
+            N = LPM_SPLIT_LINEAR_STAGES;
         if (N < need) {
             rc = lpm_err_set(err, LPM_EINPUT, "the %s mapping of this table needs %u stages; --stages %u is too few",
                              lpm_map_kind_name(kind), need, N);

@@ -37,6 +37,8 @@ int lpm_map_kind_parse(const char *arch, const char *mapping); /* -1 if unknown 
 int lpm_map_kind_is_ring(int kind);
 /* The split mapping's piece height in block levels when --split is not given. */
 #define LPM_SPLIT_DEFAULT_H 4
+/* Linear split without --stages: the trie's height, and at least this. */
+#define LPM_SPLIT_LINEAR_STAGES 24
 
 /* What a mapping cost. Figures from the image itself (per-stage words) are
  * filled by lpm_map_report_image; the rest by the mapper. */
