@@ -76,6 +76,13 @@ int lpm_maptree_new(lpm_maptree **m, const lpm_fib *f, const lpm_map_opts *o, lp
 int lpm_maptree_image(lpm_maptree *m, const lpm_map_opts *o, lpm_image **out, lpm_map_report *rep, lpm_err *err);
 void lpm_maptree_free(lpm_maptree *m);
 
+/* FPGA memory blocks for a depth x width memory: AMD 36 Kb block RAMs
+ * and 288 Kb UltraRAMs, Intel 20 Kb M20Ks (best aspect ratio each). */
+typedef struct lpm_fpga_units_t {
+    uint64_t bram36, uram288, m20k;
+} lpm_fpga_units_t;
+void lpm_fpga_units(uint64_t depth, unsigned width, lpm_fpga_units_t *u);
+
 /* Fills the per-stage and memory figures of rep from an image. */
 void lpm_map_report_image(const lpm_image *img, lpm_map_report *rep);
 void lpm_map_report_json(const lpm_map_report *r, FILE *fp);

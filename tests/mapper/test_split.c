@@ -209,12 +209,37 @@ START_TEST(test_real_v6)
 }
 END_TEST
 
+START_TEST(test_fpga_units)
+{
+    /* block shapes: RAMB36 32Kx1..512x72, URAM288 4Kx72, M20K 16Kx1..512x40 */
+    static const struct {
+        uint64_t depth;
+        unsigned width;
+        uint64_t bram36, uram288, m20k;
+    } c[] = {
+        { 1024, 36, 1, 1, 2 },     /* 1Kx36 exactly; M20K 1Kx20 twice */
+        { 4096, 72, 8, 1, 15 },    /* 512x72 x 8; one URAM; 4Kx5 x 15 */
+        { 4097, 33, 5, 2, 9 },     /* 1Kx36 x 5; 2 URAM deep; 512x40 x 9 */
+        { 32768, 1, 1, 8, 2 },     /* 32Kx1 */
+        { 0, 30, 0, 0, 0 },
+    };
+    for (unsigned i = 0; i < sizeof c / sizeof c[0]; i++) {
+        lpm_fpga_units_t u;
+        lpm_fpga_units(c[i].depth, c[i].width, &u);
+        ck_assert_msg(u.bram36 == c[i].bram36 && u.uram288 == c[i].uram288 && u.m20k == c[i].m20k,
+                      "%llux%u: %llu %llu %llu", (unsigned long long)c[i].depth, c[i].width,
+                      (unsigned long long)u.bram36, (unsigned long long)u.uram288, (unsigned long long)u.m20k);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("mapper_split");
     TCase *t = tcase_create("split");
     tcase_add_loop_test(t, test_random_tables, 0, 2);
     tcase_add_test(t, test_deterministic_and_defaults);
+    tcase_add_test(t, test_fpga_units);
     tcase_add_loop_test(t, test_real_v6, 0, (int)tu_ntables);
     tcase_set_timeout(t, 120);
     suite_add_tcase(s, t);
