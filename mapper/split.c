@@ -85,20 +85,28 @@ static unsigned natural(const split_t *S, uint32_t p)
     return stage_of(S, S->u->color[q], t->b[pb].level - t->b[S->u->root_block[q]].level + 1);
 }
 
-/* prof[] = piece p's whole subtree per level below p's root (ring: folded
- * mod N; linear: cut at N). Returns the subtree's height in levels. */
+/* Stage of block i as placed now (its piece's color + its level in it). */
+static unsigned block_stage(const split_t *S, uint32_t i)
+{
+    uint32_t q = S->u->unit[i];
+    return S->u->color[q] + (S->t->b[i].level - S->t->b[S->u->root_block[q]].level);
+}
+
+/* prof[j] = words of piece p's whole subtree j stages after p's root, as
+ * placed now (pieces below may sit at other offsets; ring: mod N; linear:
+ * cut at N). Returns 1 + the largest such j. */
 static unsigned subtree_profile(const split_t *S, uint32_t p)
 {
     const lpm_mtree *t = S->t;
     uint32_t rb = S->u->root_block[p];
-    unsigned base = t->b[rb].level, h = 0;
-    memset(S->prof, 0, S->N * sizeof *S->prof);
+    unsigned c = S->u->color[p], h = 0, N = S->N;
+    memset(S->prof, 0, N * sizeof *S->prof);
     for (uint32_t i = rb; i < S->end[rb]; i++) {
-        unsigned j = t->b[i].level - base;
+        unsigned s = block_stage(S, i), j = S->ring ? (s % N + N - c % N) % N : s - c;
         if (j + 1 > h)
             h = j + 1;
-        if (S->ring || j < S->N)
-            S->prof[S->ring ? j % S->N : j] += 1ULL << t->b[i].k;
+        if (S->ring || j < N)
+            S->prof[S->ring ? j % N : j] += 1ULL << t->b[i].k;
     }
     return h;
 }
@@ -170,10 +178,10 @@ static int place_piece(split_t *S, uint32_t p)
     int root = !S->t->b[rb].parent;
     unsigned nat = root ? 0 : natural(S, p);
     unsigned best = cur, bd = root ? 0 : (S->ring ? (cur + N - nat) % N : cur - nat);
-    /* Its subtree fills stages cur .. cur + height: a piece at offset 0
-     * with none of them over the capacity has nothing to gain. */
+    /* A piece at offset 0 whose own levels are all under the capacity
+     * is left alone (the pieces below it get their own turn). */
     if (!bd) {
-        unsigned hh = S->t->b[rb].height + 1u, over = 0;
+        unsigned hh = S->u->height[p], over = 0;
         for (unsigned j = 0; j < hh && j < N && !over; j++) {
             unsigned s = stage_of(S, cur, j);
             over = s < N && S->load[s] > S->cap;
