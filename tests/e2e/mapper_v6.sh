@@ -4,8 +4,10 @@
 # the split mapping with fullest/mean <= 1.02; `lpmpipe sim --queue 32` on a
 # 24-stage ring with random-match traffic gives LPC >= 0.9 with every lookup
 # checked against the interpreter and the reference LPM. The linear default
-# maps and answers too, and the RTL of a small split image (ring and linear)
-# is cycle-equal to the simulator with every answer equal to the reference.
+# maps and answers too; update bubbles on split images apply in flight with
+# every lookup checked; and the RTL of a small split image (ring and
+# linear) is cycle-equal to the simulator with every answer equal to the
+# reference.
 set -u
 BIN=${LPMPIPE:-build/lpmpipe}
 DATA=${LPMPIPE_DATA:-}
@@ -53,6 +55,32 @@ fi
 "$BIN" fib gen --family 6 --count 1000000 --seed 1 -o "$W/syn1m.fib" || bad "fib gen 1M"
 check_table "synthetic 1M IPv6" "$W/syn1m.fib" 100000
 rm -f "$W/syn1m.fib"
+
+# Updates on split images: bubbles compiled, applied by the simulator,
+# every lookup answered as before or after its update; all bubbles applied.
+upd_check() {
+  local name=$1 img=$2 upd=$3 out n
+  out=$("$BIN" update --image "$img" --updates "$upd" --bubbles "$W/u.bub" --json 2>"$W/err") ||
+    { bad "$name: update: $(head -2 "$W/err")"; return; }
+  n=$(grep -c '^B ' "$W/u.bub")
+  echo "$out" | grep -q '"rebuilds":0,' || bad "$name: rebuilt: $out"
+  out=$("$BIN" sim --image "$img" --gen random-match --count 200000 --queue 32 --updates "$W/u.bub" \
+        --update-rate 40000000 --json 2>"$W/err")
+  echo "$out" | grep -q "\"bubbles\":{\"applied\":$n," || bad "$name: not all $n bubbles applied: $(echo "$out" | grep -o '"bubbles":{[^}]*}')"
+  echo "$out" | grep -q '"checked":200000,"mismatches":0' || bad "$name: sim with updates: $(head -2 "$W/err")"
+  echo "$name: $n bubbles applied in flight, 200000 lookups checked, 0 mismatches, 0 rebuilds"
+}
+if [ -n "$DATA" ] && [ -f "$DATA/tier1-2024.v6.txt.xz" ]; then
+  "$BIN" map --fib "$DATA/tier1-2024.v6.txt.xz" -o "$W/t6.lpi" >/dev/null || bad "map tier1 v6"
+  "$BIN" trace updates --fib "$DATA/tier1-2024.v6.txt.xz" --count 5000 --seed 3 -o "$W/t6.upd" || bad "trace updates v6"
+  upd_check "tier1 v6 split, 5000 synthetic updates" "$W/t6.lpi" "$W/t6.upd"
+fi
+if [ -n "$DATA" ] && [ -f "$DATA/linx-update-20141217-p52.txt" ] && [ -f "$DATA/tier1-2024.v4.txt.xz" ]; then
+  "$BIN" map --fib "$DATA/tier1-2024.v4.txt.xz" --mapping split -o "$W/t4.lpi" >/dev/null || bad "map tier1 v4 split"
+  upd_check "tier1 v4 split, linx-update (23446 updates)" "$W/t4.lpi" "$DATA/linx-update-20141217-p52.txt"
+else
+  echo "SKIP: linx-update or tier1 v4 absent: no update check on an IPv4 split image"
+fi
 
 # IPv4 keeps the plain ring by default
 "$BIN" fib gen --family 4 --count 5000 --seed 2 -o "$W/v4.fib" || bad "fib gen v4"
