@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "color.h"
 #include "map_int.h"
 
 #define SLACK_PER_100K 300 /* capacity = mean * (1 + 0.003) */
@@ -213,27 +214,14 @@ static int place_piece(split_t *S, uint32_t p)
     return 1;
 }
 
-typedef struct {
-    uint32_t id;
-    uint64_t size;
-} piece_ord;
-
-static int by_size(const void *a, const void *b)
-{
-    const piece_ord *x = a, *y = b;
-    if (x->size != y->size)
-        return x->size > y->size ? -1 : 1;
-    return x->id < y->id ? -1 : x->id > y->id;
-}
-
 /* The start: ring, subtree roots by min-max over their whole subtrees,
  * in decreasing size (the plain CAMP coloring of the same blocks);
  * linear, every root at stage 0 (the level mapping). */
-static void start_roots(split_t *S, const piece_ord *ord, size_t n)
+static void start_roots(split_t *S, const lpm_size_order *ord, size_t n)
 {
     unsigned N = S->N;
     for (size_t o = 0; o < n; o++) {
-        uint32_t p = ord[o].id;
+        uint32_t p = (uint32_t)ord[o].id;
         if (S->t->b[S->u->root_block[p]].parent)
             continue;
         unsigned h = subtree_profile(S, p), best = 0;
@@ -263,7 +251,7 @@ int lpm_split_place(lpm_mtree *t, unsigned N, unsigned H, int ring, lpm_units *u
     split_t S = { t, u, N, N / 2, ring, NULL, NULL, 0, NULL, NULL };
     size_t nb = t->nb ? t->nb : 1, n = u->n;
     uint64_t *words = malloc(nb * sizeof *words);
-    piece_ord *ord = malloc((n ? n : 1) * sizeof *ord);
+    lpm_size_order *ord = malloc((n ? n : 1) * sizeof *ord);
     S.end = malloc(nb * sizeof *S.end);
     S.load = calloc(N, sizeof *S.load);
     S.prof = calloc(N, sizeof *S.prof);
@@ -280,7 +268,7 @@ int lpm_split_place(lpm_mtree *t, unsigned N, unsigned H, int ring, lpm_units *u
             if (!t->b[u->root_block[i]].parent)
                 total += ord[i].size;
         }
-        qsort(ord, n, sizeof *ord, by_size);
+        qsort(ord, n, sizeof *ord, lpm_by_size_desc);
         S.cap = (total * (100000 + SLACK_PER_100K) + 100000ULL * N - 1) / (100000ULL * N);
         /* every piece at offset 0 (parent pieces come first) */
         for (size_t i = 0; i < n; i++)
@@ -291,7 +279,7 @@ int lpm_split_place(lpm_mtree *t, unsigned N, unsigned H, int ring, lpm_units *u
         for (unsigned pass = 0; pass < MAX_PASSES; pass++) {
             int moved = 0;
             for (size_t o = 0; o < n; o++)
-                moved += place_piece(&S, ord[o].id);
+                moved += place_piece(&S, (uint32_t)ord[o].id);
             if (!moved || !over_cap(&S))
                 break;
         }
