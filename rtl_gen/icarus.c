@@ -169,10 +169,10 @@ static int run_compare(lpm_rtl_cmp *c, const lpm_rtl_second_opts *o, const char 
     uint64_t line;
     *same = same_file(vres, res, &line);
     if (!*same) {
-        fprintf(stderr, "lpmpipe: rtl: %s and Verilator results differ at result line %" PRIu64 "\n", what, line);
+        fprintf(stderr, "lpmpipe: rtl verify: %s and Verilator results differ at result line %" PRIu64 "\n", what, line);
         c->icarus_bad++;
     } else {
-        fprintf(stderr, "lpmpipe: rtl: %s: %" PRIu64 " results, the same as Verilator's\n", what, line);
+        fprintf(stderr, "lpmpipe: rtl verify: note: %s: %" PRIu64 " results, the same as Verilator's\n", what, line);
     }
     return LPM_OK;
 }

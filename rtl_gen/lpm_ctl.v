@@ -122,21 +122,21 @@ module lpm_ctl (
     reg [IW-1:0] inc_item [0:W-1];
     reg [NQ-1:0] inc_oh [0:W-1];
     reg [SN-1:0] inc;
-    integer k, q;
+    integer ik, iq;
     always @* begin
         inc = {SN{1'b0}};
-        for (k = 0; k < W; k = k + 1) begin
-            inc_item[k] = ent_item[k*IW +: IW];
-            if (pv[D-1][k])
+        for (ik = 0; ik < W; ik = ik + 1) begin
+            inc_item[ik] = ent_item[ik*IW +: IW];
+            if (pv[D-1][ik])
                 inc = inc + 1'b1;
         end
         if (pbub[D-1])
             inc_item[0] = pbit[D-1];
-        for (k = 0; k < W; k = k + 1) begin
-            inc_oh[k] = {{(NQ-1){1'b0}}, 1'b1};
-            if (RING != 0 && !inc_item[k][F_B])
-                for (q = 0; q < NQ; q = q + 1)
-                    inc_oh[k][q] = inc_item[k][F_STG +: SB] == q[SB-1:0];
+        for (ik = 0; ik < W; ik = ik + 1) begin
+            inc_oh[ik] = {{(NQ-1){1'b0}}, 1'b1};
+            if (RING != 0 && !inc_item[ik][F_B])
+                for (iq = 0; iq < NQ; iq = iq + 1)
+                    inc_oh[ik][iq] = inc_item[ik][F_STG +: SB] == iq[SB-1:0];
         end
     end
 
@@ -144,12 +144,13 @@ module lpm_ctl (
     reg [IW-1:0] wf [0:C-1];
     reg [NQ-1:0] woh [0:C-1];            // each entry's entry stage, one-hot
     reg [C:0]    fh;                     // one-hot of fn: fh[i] = (fn == i)
+    reg [C-1:0]  fin;                    // entry i is in the FIFO: fn > i (registered beside fh)
     reg [IW-1:0] it;
     reg [NQ-1:0] oh;
     reg [SN-1:0] taken;
     reg [NQ*SN-1:0] pc;                  // pushes into each queue so far this cycle
     reg [SB-1:0] e;
-    integer j, m;
+    integer dj, dm, dq;
     reg stop, ok;
     always @* begin
         qpush_item = {NQ*W*IW{1'b0}};
@@ -164,18 +165,18 @@ module lpm_ctl (
         ok = 1'b0;
         taken = {SN{1'b0}};
         pc = {NQ*SN{1'b0}};
-        for (j = 0; j < W; j = j + 1) begin
-            it = wf[j];
-            oh = woh[j];
+        for (dj = 0; dj < W; dj = dj + 1) begin
+            it = wf[dj];
+            oh = woh[dj];
             // a bubble, and every item of a linear pipeline, enters at stage 0
             e = (it[F_B] || RING == 0) ? {SB{1'b0}} : it[F_STG +: SB];
-            dbg_wtok[j*WTW +: WTW] = {e, it[F_TAG +: TG], it[F_B]};
-            if (!stop && fnz(j)) begin
+            dbg_wtok[dj*WTW +: WTW] = {e, it[F_TAG +: TG], it[F_B]};
+            if (!stop && fin[dj]) begin
                 if (!it[F_B] && it[F_DONE]) begin
-                    if (drl_room[j]) begin
-                        dbg_act[j*2 +: 2] = 2'd1;
-                        dex_v[j] = 1'b1;
-                        dex_d[j*RDW +: RDW] = {it[F_NH +: NB], it[F_NHV], it[F_TAG +: T]};
+                    if (drl_room[dj]) begin
+                        dbg_act[dj*2 +: 2] = 2'd1;
+                        dex_v[dj] = 1'b1;
+                        dex_d[dj*RDW +: RDW] = {it[F_NH +: NB], it[F_NHV], it[F_TAG +: T]};
                         taken = taken + 1'b1;
                     end else begin
                         dbg_stall = 2'd2;
@@ -183,20 +184,20 @@ module lpm_ctl (
                     end
                 end else begin
                     ok = 1'b0;
-                    for (q = 0; q < NQ; q = q + 1)
-                        for (m = 0; m < W; m = m + 1)
-                            if (oh[q] && pc[q*SN +: SN] == m[SN-1:0] && qroom[q*W + m])
+                    for (dq = 0; dq < NQ; dq = dq + 1)
+                        for (dm = 0; dm < W; dm = dm + 1)
+                            if (oh[dq] && pc[dq*SN +: SN] == dm[SN-1:0] && qroom[dq*W + dm])
                                 ok = 1'b1;
                     if (ok) begin
-                        for (q = 0; q < NQ; q = q + 1)
-                            if (oh[q]) begin
-                                for (m = 0; m < W; m = m + 1)
-                                    if (pc[q*SN +: SN] == m[SN-1:0])
-                                        qpush_item[(q*W + m)*IW +: IW] = it;
-                                pc[q*SN +: SN] = pc[q*SN +: SN] + 1'b1;
-                                qpush_n[q*WNB +: WNB] = pc[q*SN +: WNB];
+                        for (dq = 0; dq < NQ; dq = dq + 1)
+                            if (oh[dq]) begin
+                                for (dm = 0; dm < W; dm = dm + 1)
+                                    if (pc[dq*SN +: SN] == dm[SN-1:0])
+                                        qpush_item[(dq*W + dm)*IW +: IW] = it;
+                                pc[dq*SN +: SN] = pc[dq*SN +: SN] + 1'b1;
+                                qpush_n[dq*WNB +: WNB] = pc[dq*SN +: WNB];
                             end
-                        dbg_act[j*2 +: 2] = 2'd2;
+                        dbg_act[dj*2 +: 2] = 2'd2;
                         taken = taken + 1'b1;
                     end else begin
                         dbg_stall = 2'd1;
@@ -208,54 +209,51 @@ module lpm_ctl (
         end
     end
 
-    // entry j is in the FIFO: fn > j (fh is the one-hot of fn)
-    function fnz;
-        input integer jj;
-        integer z;
-        begin
-            fnz = 1'b1;
-            for (z = 0; z <= jj; z = z + 1)
-                if (fh[z])
-                    fnz = 1'b0;
-        end
-    endfunction
-
     // ---- the window FIFO: taken entries leave the front, the pipeline's join the back ----
     reg [IW-1:0] nf [0:C-1];
     reg [NQ-1:0] nfo [0:C-1];
     reg [C:0]    fh_d;
-    integer i, a;
+    reg [C-1:0]  fin_d;
+    integer fi, fa, fm;
     always @* begin
-        for (i = 0; i < C; i = i + 1) begin
-            nf[i] = wf[i];
-            nfo[i] = woh[i];
-            for (a = 1; a <= W; a = a + 1)
-                if (taken == a[SN-1:0] && i + a < C) begin
-                    nf[i] = wf[i + a];
-                    nfo[i] = woh[i + a];
+        for (fi = 0; fi < C; fi = fi + 1) begin
+            nf[fi] = wf[fi];
+            nfo[fi] = woh[fi];
+            for (fa = 1; fa <= W; fa = fa + 1)
+                if (taken == fa[SN-1:0] && fi + fa < C) begin
+                    nf[fi] = wf[fi + fa];
+                    nfo[fi] = woh[fi + fa];
                 end
             // the m-th incoming entry lands at fn - taken + m
-            for (m = 0; m < W; m = m + 1)
-                for (a = 0; a <= W; a = a + 1)
-                    if (i + a - m >= 0 && i + a - m <= C && taken == a[SN-1:0] && fh[i + a - m] && m[SN-1:0] < inc) begin
-                        nf[i] = inc_item[m];
-                        nfo[i] = inc_oh[m];
+            for (fm = 0; fm < W; fm = fm + 1)
+                for (fa = 0; fa <= W; fa = fa + 1)
+                    if (fi + fa - fm >= 0 && fi + fa - fm <= C && taken == fa[SN-1:0] && fh[fi + fa - fm] && fm[SN-1:0] < inc) begin
+                        nf[fi] = inc_item[fm];
+                        nfo[fi] = inc_oh[fm];
                     end
         end
         // fn - taken + inc, one-hot
         fh_d = {(C+1){1'b0}};
-        for (i = 0; i <= C; i = i + 1)
-            for (a = 0; a <= W; a = a + 1)
-                for (m = 0; m <= W; m = m + 1)
-                    if (fh[i] && taken == a[SN-1:0] && inc == m[SN-1:0] && i - a + m >= 0 && i - a + m <= C)
-                        fh_d[i - a + m] = 1'b1;
+        for (fi = 0; fi <= C; fi = fi + 1)
+            for (fa = 0; fa <= W; fa = fa + 1)
+                for (fm = 0; fm <= W; fm = fm + 1)
+                    if (fh[fi] && taken == fa[SN-1:0] && inc == fm[SN-1:0] && fi - fa + fm >= 0 && fi - fa + fm <= C)
+                        fh_d[fi - fa + fm] = 1'b1;
+        // fn' > i: no bit of fh_d at or below i
+        for (fi = 0; fi < C; fi = fi + 1) begin
+            fin_d[fi] = 1'b1;
+            for (fa = 0; fa <= fi; fa = fa + 1)
+                if (fh_d[fa])
+                    fin_d[fi] = 1'b0;
+        end
     end
 
     reg [SN-1:0] nr;
+    integer nk;
     always @* begin
         nr = {SN{1'b0}};
-        for (k = 0; k < W; k = k + 1)
-            if (acc[k])
+        for (nk = 0; nk < W; nk = nk + 1)
+            if (acc[nk])
                 nr = nr + 1'b1;
         if (bub_take)
             nr = {{(SN-1){1'b0}}, 1'b1};
@@ -267,18 +265,21 @@ module lpm_ctl (
     /* verilator lint_on UNUSEDSIGNAL */
     always @* wn_d = {{(XW-FNB){1'b0}}, wn} - {{(XW-SN){1'b0}}, taken} + {{(XW-SN){1'b0}}, nr};
 
+    integer ci;
     always @(posedge clk) begin
-        for (i = 0; i < C; i = i + 1) begin
-            wf[i] <= nf[i];
-            woh[i] <= nfo[i];
+        for (ci = 0; ci < C; ci = ci + 1) begin
+            wf[ci] <= nf[ci];
+            woh[ci] <= nfo[ci];
         end
         if (rst) begin
             wn <= {FNB{1'b0}};
             fh <= {{C{1'b0}}, 1'b1};
+            fin <= {C{1'b0}};
             bseq <= {BQB{1'b0}};
         end else begin
             wn <= wn_d[FNB-1:0];
             fh <= fh_d;
+            fin <= fin_d;
             bseq <= bseq + {{(BQB-1){1'b0}}, bub_take};
         end
     end

@@ -122,14 +122,14 @@ module lpm_queue (
         bc_d = t2[QCB-1:0];
     end
 
-    integer c;
+    integer c, ci, cm;
     always @(posedge clk) begin
-        for (i = 0; i < P; i = i + 1)
-            if (hw[i])
-                hr[i] <= hd[i];
-        for (m = 0; m < W; m = m + 1)
-            if (bw[m])
-                br[bwa[m]] <= push_item[m*IW +: IW];
+        for (ci = 0; ci < P; ci = ci + 1)
+            if (hw[ci])
+                hr[ci] <= hd[ci];
+        for (cm = 0; cm < W; cm = cm + 1)
+            if (bw[cm])
+                br[bwa[cm]] <= push_item[cm*IW +: IW];
         if (rst) begin
             cnt <= {QCB{1'b0}};
             bc <= {QCB{1'b0}};

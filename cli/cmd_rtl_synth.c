@@ -1,0 +1,141 @@
+/* lpmpipe rtl synth DIR: Yosys figures for a generated folder. synth_xilinx
+ * (7-series): block RAMs against the memory bits the image needs, DSP
+ * cells, LUTs and flip-flops per stage. synth_ice40 and nextpnr-ice40
+ * (HX8K): whether it places (from the placer, not from LUT counts) and the
+ * post-route Fmax, next to the Fmax of a bare registered block-RAM read
+ * loop of the largest stage memory's shape, placed and routed in the same
+ * run. The runs are synth_run.c. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cmd.h"
+#include "../rtl_gen/rtl_gen.h"
+#include "../rtl_gen/rtl_run.h"
+#include "../rtl_gen/synth.h"
+
+static const char *cmd = "rtl synth";
+
+static void help(FILE *fp)
+{
+    fprintf(fp,
+            "usage: lpmpipe rtl synth DIR [--json] [--no-ice40] [--freq MHZ]\n"
+            "\n"
+            "Runs Yosys on a folder lpmpipe rtl wrote: synth_xilinx (block RAMs against\n"
+            "the memory bits, DSP cells, LUTs and flip-flops, per stage too) and\n"
+            "synth_ice40 + nextpnr-ice40 --hx8k: whether it places, and the post-route\n"
+            "Fmax beside a bare registered block-RAM read loop of the largest stage\n"
+            "memory's shape in the same run. Table, or one JSON object (--json).\n"
+            "\n"
+            "  --no-ice40    Xilinx figures only\n"
+            "  --freq MHZ    nextpnr target clock (default 100)\n");
+}
+
+static void print_json(const char *dir, const lpm_synth_shape *s, const lpm_synth_fig *f)
+{
+    double b36 = (double)f->bram36 + 0.5 * (double)f->bram18, ideal = (f->stage_bits + f->dit_bits) / 36864.0;
+    printf("{\"dir\":\"%s\",\"stages\":%u,\"ports\":%u,\"xilinx\":{\"family\":\"xc7\",\"bram36\":%ld,\"bram18\":%ld,"
+           "\"bram36_equiv\":%.1f,\"memory_bits\":%.0f,\"stage_bits\":%.0f,\"dit_bits\":%.0f,\"bits_over_36k\":%.2f,"
+           "\"bram_over_bits\":%.3f,\"lut\":%ld,\"lutram\":%ld,\"ff\":%ld,\"carry4\":%ld,\"dsp\":%ld,\"per_stage\":[",
+           dir, s->n, s->p, f->bram36, f->bram18, b36, f->stage_bits + f->dit_bits, f->stage_bits, f->dit_bits, ideal,
+           ideal > 0 ? b36 / ideal : 0, f->lut, f->lutram, f->ff, f->carry, f->dsp);
+    for (unsigned i = 0; i < s->n; i++)
+        printf("%s{\"stage\":%u,\"lut\":%ld,\"ff\":%ld}", i ? "," : "", i, f->stage_lut[i], f->stage_ff[i]);
+    printf("]},");
+    if (!f->ice_run) {
+        printf("\"ice40\":null,\"ice40_note\":\"%s\"}\n", f->note[0] ? f->note : "not run");
+        return;
+    }
+    printf("\"ice40\":{\"device\":\"hx8k-ct256\",\"placed\":%s,\"logic_cells\":%ld,\"logic_cells_total\":%ld,"
+           "\"bram4k\":%ld,\"bram4k_total\":%ld,\"fmax_mhz\":%.2f,\"bare_bram_loop_fmax_mhz\":%.2f,\"ratio\":%.3f,"
+           "\"note\":\"%s\"}}\n",
+           f->placed ? "true" : "false", f->lc, f->lc_total, f->ram, f->ram_total, f->fmax, f->bare_fmax,
+           f->bare_fmax > 0 && f->fmax > 0 ? f->fmax / f->bare_fmax : 0.0, f->note);
+}
+
+static void print_table(const char *dir, const lpm_synth_shape *s, const lpm_synth_fig *f)
+{
+    double b36 = (double)f->bram36 + 0.5 * (double)f->bram18, ideal = (f->stage_bits + f->dit_bits) / 36864.0;
+    long lmin = -1, lmax = 0, fmin = -1, fmax = 0;
+    for (unsigned i = 0; i < s->n; i++) {
+        lmin = lmin < 0 || f->stage_lut[i] < lmin ? f->stage_lut[i] : lmin;
+        lmax = f->stage_lut[i] > lmax ? f->stage_lut[i] : lmax;
+        fmin = fmin < 0 || f->stage_ff[i] < fmin ? f->stage_ff[i] : fmin;
+        fmax = f->stage_ff[i] > fmax ? f->stage_ff[i] : fmax;
+    }
+    printf("synthesis figures for %s (%u stages, %u port%s)\n", dir, s->n, s->p, s->p > 1 ? "s" : "");
+    printf("  %-34s %ld RAMB36E1 + %ld RAMB18E1 = %.1f x 36 Kbit for %.0f memory bits (%.2f x 36 Kbit): %.3f\n",
+           "Xilinx 7-series block RAM", f->bram36, f->bram18, b36, f->stage_bits + f->dit_bits, ideal,
+           ideal > 0 ? b36 / ideal : 0);
+    printf("  %-34s %ld LUT, %ld LUTRAM, %ld FF, %ld CARRY4, %ld DSP48E1\n", "Xilinx 7-series logic", f->lut, f->lutram,
+           f->ff, f->carry, f->dsp);
+    printf("  %-34s LUT %ld..%ld, FF %ld..%ld\n", "  per stage", lmin, lmax, fmin, fmax);
+    if (!f->ice_run) {
+        printf("  %-34s %s\n", "iCE40", f->note[0] ? f->note : "not run");
+        return;
+    }
+    printf("  %-34s %s: %ld of %ld logic cells, %ld of %ld block RAMs\n", "iCE40 HX8K (nextpnr placement)",
+           f->placed ? "placed" : "does not place", f->lc, f->lc_total, f->ram, f->ram_total);
+    printf("  %-34s %.2f MHz pipeline, %.2f MHz bare BRAM read loop, ratio %.3f\n", "post-route Fmax (nextpnr)",
+           f->fmax, f->bare_fmax, f->bare_fmax > 0 && f->fmax > 0 ? f->fmax / f->bare_fmax : 0.0);
+    if (f->note[0])
+        printf("  %-34s %s\n", "iCE40", f->note);
+}
+
+int lpm_rtl_cmd_synth(int argc, char **argv)
+{
+    enum { O_JSON = LPM_OPT_FIRST_FREE, O_NOICE, O_FREQ };
+    static const struct option lo[] = {
+        { "json", no_argument, 0, O_JSON },
+        { "no-ice40", no_argument, 0, O_NOICE },
+        { "freq", required_argument, 0, O_FREQ },
+        { "help", no_argument, 0, 'h' },
+        { 0, 0, 0, 0 },
+    };
+    int json = 0, ice = 1, c;
+    double freq = 100;
+    optind = 1;
+    while ((c = lpm_cli_getopt(cmd, argc, argv, "h", lo)) != -1) {
+        switch (c) {
+        case O_JSON: json = 1; break;
+        case O_NOICE: ice = 0; break;
+        case O_FREQ: if (lpm_cli_double(cmd, "--freq", optarg, 1, 2000, &freq)) return 2; break;
+        case 'h': help(stdout); return 0;
+        default: return lpm_cli_usage_error(cmd);
+        }
+    }
+    if (optind + 1 != argc) {
+        lpm_cli_error(cmd, "needs exactly one folder (see rtl synth --help)");
+        return 2;
+    }
+    const char *dir = argv[optind];
+    if (!lpm_rtl_tool_exists("yosys")) {
+        lpm_cli_error(cmd, "needs yosys on the PATH (scripts/deps.sh installs it)");
+        return 1;
+    }
+    lpm_err err;
+    lpm_synth_shape s;
+    lpm_synth_fig *f = calloc(1, sizeof *f);
+    if (!f)
+        return 1;
+    int rc = lpm_synth_shape_of(dir, &s, &err);
+    if (!rc)
+        rc = lpm_synth_write_shells(dir, &s, &err);
+    if (!rc)
+        rc = lpm_synth_xilinx(dir, &s, f, &err);
+    if (!rc && ice && !lpm_rtl_tool_exists("nextpnr-ice40"))
+        lpm_rtl_fmt(f->note, sizeof f->note, "nextpnr-ice40 not on the PATH");
+    else if (!rc && ice)
+        rc = lpm_synth_ice40(dir, freq, f, &err);
+    if (rc) {
+        lpm_cli_error(cmd, "%s", err.msg);
+        free(f);
+        return rc == LPM_EINPUT ? 2 : 1;
+    }
+    if (json)
+        print_json(dir, &s, f);
+    else
+        print_table(dir, &s, f);
+    free(f);
+    return fflush(stdout) ? 1 : 0;
+}

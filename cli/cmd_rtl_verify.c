@@ -1,0 +1,168 @@
+/* lpmpipe rtl verify: the generated Verilog against the simulator, cycle by
+ * cycle. This file: the options (parse), then the run (cmd_rtl_verify_run.c), then
+ * the report. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cmd.h"
+#include "cmd_rtl_verify.h"
+
+static const char *cmd = "rtl verify";
+
+static void help(FILE *fp)
+{
+    fprintf(fp,
+            "usage: lpmpipe rtl verify --image IMG (--trace F | --gen KIND [--count N] [--seed S]) [options]\n"
+            "\n"
+            "Builds the Verilated model of the generated pipeline, drives it with the\n"
+            "stimulus lpmpipe sim gets, and compares every cycle: the cycle log and the\n"
+            "result stream (id, next hop, exit and output cycles) must be identical, and\n"
+            "every answer must equal the reference LPM. Prints 'N lookups, M cycles, K\n"
+            "mismatches'.\n"
+            "\n"
+            "  --trace F / --gen KIND  the requests (as lpmpipe sim; --gen: uniform,\n"
+            "                          random-match, table, zipf over the image's table)\n"
+            "  --count N, --seed S     for --gen (default 10000, 1)\n"
+            "  --hop-cycles D --ports P --queue Q --issue-width W\n"
+            "                          as lpmpipe sim (default 2, 1, 16, 1; D >= 2)\n"
+            "  --load L                requests per cycle (as sim --load): request gaps, req_valid\n"
+            "                          low while the pipeline is busy (default: a backlog)\n"
+            "  --result-ready F        the result port is ready in a fraction F of the cycles\n"
+            "                          (as sim --result-ready; default 1)\n"
+            "  --updates U             bubble file (lpmpipe update --bubbles), checked\n"
+            "                          against the image first\n"
+            "  --ignore-image-crc      apply a bubble file made for another image\n"
+            "  --update-rate R         updates per second (default: all at once)\n"
+            "  --clock-mhz F           clock for the rate (default 200)\n"
+            "  --mutate M              generate with a planted fault (queue-order,\n"
+            "                          queue-capacity, bubble-address): verify must then fail\n"
+            "  --vcd FILE              waveform of the Verilated run (a separate build)\n"
+            "  --icarus                also run the Icarus Verilog testbench, compare results\n"
+            "  --gate                  also synthesise the iCE40 netlist (Yosys) and simulate\n"
+            "                          it with Icarus against the cell models: its results\n"
+            "                          must be the simulator's (small designs: seconds to minutes)\n"
+            "  --build-dir DIR         work folder (default: a temporary one, removed)\n"
+            "  --cache DIR             reuse Verilator builds of the same Verilog (default:\n"
+            "                          $LPMPIPE_RTL_CACHE when set)\n"
+            "  --json                  the summary as one JSON object\n");
+}
+
+/* -1: go on; else the exit status. */
+static int parse_opts(int argc, char **argv, lpm_verify_opts *v)
+{
+    enum {
+        O_IMAGE = LPM_OPT_FIRST_FREE, O_TRACE, O_GEN, O_COUNT, O_SEED, O_QUEUE, O_WIDTH, O_ROB, O_UPD, O_URATE,
+        O_CLOCK, O_MUT, O_VCD, O_ICARUS, O_BDIR, O_CACHE, O_JSON, O_HOP, O_PORTS, O_LOAD, O_READY, O_GATE, O_ICRC
+    };
+    static const struct option lo[] = {
+        { "image", required_argument, 0, O_IMAGE },      { "trace", required_argument, 0, O_TRACE },
+        { "gen", required_argument, 0, O_GEN },          { "count", required_argument, 0, O_COUNT },
+        { "seed", required_argument, 0, O_SEED },        { "queue", required_argument, 0, O_QUEUE },
+        { "issue-width", required_argument, 0, O_WIDTH }, { "rob", required_argument, 0, O_ROB },
+        { "updates", required_argument, 0, O_UPD },      { "update-rate", required_argument, 0, O_URATE },
+        { "clock-mhz", required_argument, 0, O_CLOCK },  { "mutate", required_argument, 0, O_MUT },
+        { "vcd", required_argument, 0, O_VCD },          { "icarus", no_argument, 0, O_ICARUS },
+        { "build-dir", required_argument, 0, O_BDIR },   { "cache", required_argument, 0, O_CACHE },
+        { "json", no_argument, 0, O_JSON },              { "help", no_argument, 0, 'h' },
+        { "hop-cycles", required_argument, 0, O_HOP },   { "ports", required_argument, 0, O_PORTS },
+        { "load", required_argument, 0, O_LOAD },        { "result-ready", required_argument, 0, O_READY },
+        { "gate", no_argument, 0, O_GATE },              { "ignore-image-crc", no_argument, 0, O_ICRC },
+        { 0, 0, 0, 0 },
+    };
+    int c;
+    optind = 1;
+    while ((c = lpm_cli_getopt(cmd, argc, argv, "h", lo)) != -1) {
+        switch (c) {
+        case O_IMAGE: v->image = optarg; break;
+        case O_TRACE: v->trace = optarg; break;
+        case O_GEN: v->gen = optarg; break;
+        case O_COUNT: if (lpm_cli_u64(cmd, "--count", optarg, 1, 100000000, &v->count)) return 2; break;
+        case O_SEED: if (lpm_cli_u64(cmd, "--seed", optarg, 0, UINT64_MAX, &v->seed)) return 2; break;
+        case O_QUEUE: if (lpm_cli_uint(cmd, "--queue", optarg, 1, 4096, &v->o.queue)) return 2; break;
+        case O_WIDTH: if (lpm_cli_uint(cmd, "--issue-width", optarg, 1, 16, &v->o.width)) return 2; break;
+        case O_ROB: if (lpm_cli_uint(cmd, "--rob", optarg, 0, 65536, &v->o.rob)) return 2; break;
+        case O_UPD: v->updates = optarg; break;
+        case O_URATE: if (lpm_cli_double(cmd, "--update-rate", optarg, 0.0, 1e12, &v->urate)) return 2; break;
+        case O_CLOCK: if (lpm_cli_double(cmd, "--clock-mhz", optarg, 1e-3, 1e6, &v->clock_mhz)) return 2; break;
+        case O_MUT: if (lpm_rtl_parse_mutation(optarg, &v->o.mutate)) return 2; break;
+        case O_VCD: v->vcd = optarg; break;
+        case O_ICARUS: v->icarus = 1; break;
+        case O_GATE: v->gate = 1; break;
+        case O_ICRC: v->ignore_crc = 1; break;
+        case O_BDIR: v->bdir = optarg; break;
+        case O_CACHE: v->cache = optarg; break;
+        case O_JSON: v->json = 1; break;
+        case O_HOP: if (lpm_cli_uint(cmd, "--hop-cycles", optarg, 1, 16, &v->o.hop)) return 2; break;
+        case O_PORTS: if (lpm_cli_uint(cmd, "--ports", optarg, 1, 2, &v->o.ports)) return 2; break;
+        case O_LOAD: if (lpm_cli_double(cmd, "--load", optarg, 1e-6, 64, &v->load)) return 2; break;
+        case O_READY: if (lpm_cli_double(cmd, "--result-ready", optarg, 1e-3, 1, &v->ready)) return 2; break;
+        case 'h': help(stdout); return 0;
+        default: return lpm_cli_usage_error(cmd);
+        }
+    }
+    if (optind < argc) {
+        lpm_cli_error(cmd, "unexpected argument '%s'", argv[optind]);
+        return 2;
+    }
+    if (!v->image || !!v->trace + !!v->gen != 1) {
+        lpm_cli_error(cmd, "needs --image IMG and exactly one of --trace and --gen (see rtl verify --help)");
+        return 2;
+    }
+    if ((v->urate > 0 || v->ignore_crc) && !v->updates) {
+        lpm_cli_error(cmd, "%s needs --updates", v->ignore_crc ? "--ignore-image-crc" : "--update-rate");
+        return 2;
+    }
+    if (v->updates && !strcmp(v->updates, "-")) {
+        lpm_cli_error(cmd, "--updates: the simulator and the testbench both read the bubble file: give a file, not '-'");
+        return 2;
+    }
+    static const char *const kinds[] = { "uniform", "random-match", "table", "zipf" };
+    int known = !v->gen;
+    for (int i = 0; v->gen && i < 4; i++)
+        known |= !strcmp(v->gen, kinds[i]);
+    if (!known) {
+        lpm_cli_error(cmd, "--gen: unknown kind '%s' (uniform, random-match, table, zipf)", v->gen);
+        return 2;
+    }
+    return -1;
+}
+
+static int report(const lpm_verify_opts *v, const lpm_verify_run *r)
+{
+    const lpm_rtl_cmp *c = &r->cmp;
+    uint64_t total = lpm_rtl_cmp_total(c);
+    if (v->json)
+        printf("{\"lookups\":%zu,\"cycles\":%" PRIu64 ",\"bubbles\":%" PRIu64 ",\"cycle_mismatches\":%" PRIu64
+               ",\"result_mismatches\":%" PRIu64 ",\"reference_checked\":%" PRIu64 ",\"reference_mismatches\":%" PRIu64
+               ",\"icarus\":%s,\"gate\":%s%s%s,\"mismatches\":%" PRIu64 "}\n",
+               r->keys.n, c->cycles, r->bubbles, c->cycle_bad, c->result_bad, c->ref_checked, c->ref_bad,
+               v->icarus ? (c->icarus_bad ? "\"differs\"" : "\"same\"") : "null", r->gate_note ? "\"" : "",
+               r->gate_note ? r->gate_note : "null", r->gate_note ? "\"" : "", total);
+    else
+        printf("%zu lookups, %" PRIu64 " cycles, %" PRIu64 " mismatches\n", r->keys.n, c->cycles, total);
+    if (!total)
+        return fflush(stdout) ? 1 : 0;
+    if (c->first_cycle != UINT64_MAX)
+        lpm_cli_error(cmd, "RTL and simulator differ, first at cycle %" PRIu64, c->first_cycle);
+    else
+        lpm_cli_error(cmd, "RTL and simulator differ");
+    return 1;
+}
+
+int lpm_rtl_cmd_verify(int argc, char **argv)
+{
+    lpm_verify_opts v = { .count = 10000, .seed = 1, .clock_mhz = 200, .ready = 1,
+                          .o = { .queue = 16, .width = 1, .hop = 2, .ports = 1 } };
+    v.cache = getenv("LPMPIPE_RTL_CACHE");
+    int rc = parse_opts(argc, argv, &v);
+    if (rc >= 0)
+        return rc;
+    lpm_verify_run r;
+    rc = lpm_verify_run_all(&v, &r);
+    if (!rc)
+        rc = report(&v, &r);
+    lpm_verify_run_free(&r);
+    return rc;
+}

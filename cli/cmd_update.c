@@ -1,0 +1,233 @@
+/* lpmpipe update: route updates -> write bubbles (and the updated image). */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "cmd.h"
+#include "../mapper/image_int.h"
+#include "../core/trace.h"
+#include "../mapper/update.h"
+
+static const char *cmd = "update";
+
+static void help(FILE *fp)
+{
+    fprintf(fp,
+            "usage: lpmpipe update --image IMG --updates U [-o IMG2] [--bubbles FILE]\n"
+            "                      [--rebalance-at F] [--peer ADDR] [--json]\n"
+            "\n"
+            "Applies announce/withdraw updates to the image offline: changed words are\n"
+            "placed in head room and become writes (stage, address, word) packed into\n"
+            "bubbles with at most one write per stage, ordered so that every prefix of\n"
+            "the bubble sequence leaves a consistent table. Withdrawals of absent\n"
+            "prefixes are no-ops. Prints writes and bubbles per update, per-stage writes,\n"
+            "rebuilds and the updates/s of this offline step (docs/cli-mapper.md).\n"
+            "\n"
+            "  --image IMG          the pipeline image (it holds its table)\n"
+            "  --updates U          update trace: '[time] a|w prefix [nexthop]' lines\n"
+            "  -o IMG2              write the updated image\n"
+            "  --bubbles FILE       write the bubble stream ('-': standard output; the\n"
+            "                       report then goes to standard error)\n"
+            "  --rebalance-at F     rebuild when fullest/mean grows past F times its value\n"
+            "                       after the last build (default 1.10; 0: never)\n"
+            "  --peer ADDR          bgpdump update traces: this peer's updates\n"
+            "  --json               the report as one JSON object\n");
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void bubble_lines(FILE *fp, const lpm_write *w, const lpm_bubble *b, size_t nb, size_t *bubble_no, unsigned digits)
+{
+    for (size_t k = 0; k < nb; k++) {
+        fprintf(fp, "B %zu", ++*bubble_no);
+        for (size_t i = b[k].first; i < b[k].first + b[k].n; i++) {
+            if (w[i].stage == LPM_IMAGE_DIT)
+                fprintf(fp, " D:%u:%0*llx", w[i].addr, (int)digits, (unsigned long long)w[i].word);
+            else
+                fprintf(fp, " %u:%u:%0*llx", w[i].stage, w[i].addr, (int)digits, (unsigned long long)w[i].word);
+        }
+        fputc('\n', fp);
+    }
+}
+
+static void report(FILE *fp, const lpm_upd_stats *s, const lpm_image *img, double secs, int json)
+{
+    double ups = secs > 0 ? (double)s->updates / secs : 0;
+    size_t eff = s->updates - s->noops;
+    if (json) {
+        fprintf(fp, "{\"updates\":%zu,\"announces\":%zu,\"withdraws\":%zu,\"noops\":%zu,\"writes\":%zu,\"bubbles\":%zu,"
+               "\"writes_per_update\":%.4f,\"bubbles_per_update\":%.4f,\"max_writes\":%zu,\"max_bubbles\":%zu,"
+               "\"blocks_added\":%zu,\"rebuilds\":%zu,\"rebuild_headroom\":%zu,\"rebuild_stages\":%zu,"
+               "\"rebuild_nh_bits\":%zu,\"rebuild_balance\":%zu,\"seconds\":%.6f,\"updates_per_s\":%.0f,"
+               "\"dit_writes\":%zu,\"stage_writes\":[",
+               s->updates, s->announces, s->withdraws, s->noops, s->writes, s->bubbles,
+               eff ? (double)s->writes / eff : 0, eff ? (double)s->bubbles / eff : 0, s->max_writes, s->max_bubbles,
+               s->blocks_added, s->rebuilds, s->rebuild_why[LPM_REBUILD_HEADROOM], s->rebuild_why[LPM_REBUILD_STAGES],
+               s->rebuild_why[LPM_REBUILD_NH_BITS], s->rebuild_why[LPM_REBUILD_BALANCE], secs, ups, s->dit_writes);
+        for (unsigned i = 0; i < lpm_image_stages(img); i++)
+            fprintf(fp, "%s%zu", i ? "," : "", s->stage_writes[i]);
+        fprintf(fp, "]}\n");
+        return;
+    }
+    fprintf(fp, "%-26s %zu (%zu announce, %zu withdraw, %zu no-op)\n", "updates", s->updates, s->announces, s->withdraws,
+           s->noops);
+    fprintf(fp, "%-26s %zu writes, %zu bubbles; per effective update %.3f writes, %.3f bubbles (max %zu, %zu)\n",
+           "writes", s->writes, s->bubbles, eff ? (double)s->writes / eff : 0, eff ? (double)s->bubbles / eff : 0,
+           s->max_writes, s->max_bubbles);
+    fprintf(fp, "%-26s %zu\n", "blocks added (head room)", s->blocks_added);
+    fprintf(fp, "%-26s %zu (head room %zu, stages %zu, nh bits %zu, balance %zu)\n", "rebuilds", s->rebuilds,
+           s->rebuild_why[LPM_REBUILD_HEADROOM], s->rebuild_why[LPM_REBUILD_STAGES],
+           s->rebuild_why[LPM_REBUILD_NH_BITS], s->rebuild_why[LPM_REBUILD_BALANCE]);
+    fprintf(fp, "%-26s %.3f s, %.0f updates/s\n", "offline compile", secs, ups);
+    fprintf(fp, "%5s %10s\n%5s %10zu\n", "stage", "writes", "DIT", s->dit_writes);
+    for (unsigned i = 0; i < lpm_image_stages(img); i++)
+        fprintf(fp, "%5u %10zu\n", i, s->stage_writes[i]);
+}
+
+int lpm_cmd_update(int argc, char **argv)
+{
+    enum { O_IMAGE = LPM_OPT_FIRST_FREE, O_UPDATES, O_BUBBLES, O_REBAL, O_PEER, O_JSON };
+    static const struct option lo[] = {
+        { "image", required_argument, 0, O_IMAGE },
+        { "updates", required_argument, 0, O_UPDATES },
+        { "bubbles", required_argument, 0, O_BUBBLES },
+        { "rebalance-at", required_argument, 0, O_REBAL },
+        { "peer", required_argument, 0, O_PEER },
+        { "json", no_argument, 0, O_JSON },
+        { "output", required_argument, 0, 'o' },
+        { "help", no_argument, 0, 'h' },
+        { 0, 0, 0, 0 },
+    };
+    const char *image = NULL, *updates = NULL, *bubbles = NULL, *outp = NULL, *peer = NULL;
+    lpm_upd_opts uo = { 1.10 };
+    int json = 0, c;
+    optind = 1;
+    while ((c = lpm_cli_getopt(cmd, argc, argv, "ho:", lo)) != -1) {
+        switch (c) {
+        case O_IMAGE: image = optarg; break;
+        case O_UPDATES: updates = optarg; break;
+        case O_BUBBLES: bubbles = optarg; break;
+        case O_REBAL:
+            if (lpm_cli_double(cmd, "--rebalance-at", optarg, 0, 1000, &uo.rebalance_at))
+                return 2;
+            if (uo.rebalance_at > 0 && uo.rebalance_at < 1) {
+                lpm_cli_error(cmd, "--rebalance-at: %g is below 1 (0 turns it off)", uo.rebalance_at);
+                return 2;
+            }
+            break;
+        case O_PEER: peer = optarg; break;
+        case O_JSON: json = 1; break;
+        case 'o': outp = optarg; break;
+        case 'h': help(stdout); return 0;
+        default: return lpm_cli_usage_error(cmd);
+        }
+    }
+    if (optind < argc) {
+        lpm_cli_error(cmd, "unexpected argument '%s'", argv[optind]);
+        return 2;
+    }
+    if (!image || !updates) {
+        lpm_cli_error(cmd, "--image and --updates are required");
+        return 2;
+    }
+    if (bubbles && outp && !strcmp(bubbles, "-") && !strcmp(outp, "-")) {
+        lpm_cli_error(cmd, "-o - and --bubbles - cannot both write to standard output");
+        return 2;
+    }
+    lpm_err err;
+    lpm_image *img;
+    int rc = lpm_image_load(&img, image, &err);
+    if (rc) {
+        lpm_cli_error(cmd, "%s", err.msg);
+        return rc;
+    }
+    /* Next hops of the trace are interned after the image's own, so one
+     * index space serves both. */
+    lpm_fib fib;
+    lpm_fib_init(&fib);
+    fib.family = img->family;
+    for (size_t i = 0; i < img->nh.n; i++)
+        lpm_nhtab_intern(&fib.nh, img->nh.name[i], strlen(img->nh.name[i]));
+    lpm_update *up = NULL;
+    size_t n = 0;
+    lpm_upd *u = NULL;
+    FILE *bf = NULL;
+    if ((rc = lpm_updates_load(updates, &fib, peer, &up, &n, &err))) {
+        lpm_cli_error(cmd, "%s", err.msg);
+        goto out;
+    }
+    if ((rc = lpm_upd_new(&u, img, &uo, &err))) {
+        lpm_cli_error(cmd, "%s", err.msg);
+        goto out;
+    }
+    if (bubbles) {
+        if (!(bf = lpm_cli_open_out(cmd, bubbles, &rc)))
+            goto out;
+        fprintf(bf, "# lpmpipe bubbles v1: IPv%d %s, %u stages, word %u bits, DIT entry %u bits\n", img->family,
+                img->ring ? "ring" : "linear", img->stages, img->word_bits, img->dit_bits);
+        /* What the readers check against the image they are given. */
+        fprintf(bf, "H bubbles=1 family=%d arch=%s stages=%u x=%u word_bits=%u dit_bits=%u image_crc=%08x\n",
+                img->family, img->ring ? "ring" : "linear", img->stages, img->x, img->word_bits, img->dit_bits,
+                (unsigned)lpm_image_file_crc(img));
+    }
+    double secs = 0;
+    size_t bubble_no = 0;
+    for (size_t i = 0; i < n && !rc; i++) {
+        const char *tok = up[i].op == 'a' ? lpm_nhtab_name(&fib.nh, up[i].nh) : NULL;
+        int rebuilt;
+        double t0 = now();
+        rc = lpm_upd_apply(u, up[i].op, &up[i].pfx, tok, &rebuilt, &err);
+        secs += now() - t0;
+        if (rc) {
+            lpm_cli_error(cmd, "%s: update %zu: %s", updates, i + 1, err.msg);
+            break;
+        }
+        if (bf) {
+            char pb[LPM_ADDR_STRLEN + 8];
+            lpm_prefix_format(&up[i].pfx, pb, sizeof pb);
+            const lpm_write *w;
+            const lpm_bubble *b;
+            size_t nw, nb;
+            lpm_upd_last(u, &w, &nw, &b, &nb);
+            fprintf(bf, "U %zu %c %s %s writes=%zu bubbles=%zu\n", i + 1, up[i].op, pb, tok ? tok : "-", nw, nb);
+            if (rebuilt)
+                fprintf(bf, "R %zu %s\n", i + 1, lpm_rebuild_reason_name(lpm_upd_last_reason(u)));
+            const lpm_image *ci = lpm_upd_image(u);
+            unsigned wb = lpm_image_word_bits(ci) > lpm_image_dit_bits(ci) ? lpm_image_word_bits(ci)
+                                                                             : lpm_image_dit_bits(ci);
+            bubble_lines(bf, w, b, nb, &bubble_no, (wb + 3) / 4);
+        }
+    }
+    if (bf) {
+        int r2 = lpm_cli_close_out(cmd, bf, bubbles);
+        bf = NULL;
+        rc = rc ? rc : r2;
+    }
+    if (rc)
+        goto out;
+    if (outp) {
+        if ((rc = lpm_upd_sync_routes(u, &err)) || (rc = lpm_image_save(lpm_upd_image(u), outp, &err))) {
+            lpm_cli_error(cmd, "%s", err.msg);
+            goto out;
+        }
+    }
+    /* The report goes where the image and the bubbles do not. */
+    if (!outp || strcmp(outp, "-"))
+        report(bubbles && !strcmp(bubbles, "-") ? stderr : stdout, lpm_upd_get_stats(u), lpm_upd_image(u), secs, json);
+    if (fflush(stdout))
+        rc = 1;
+out:
+    if (bf)
+        fclose(bf);
+    lpm_upd_free(u);
+    free(up);
+    lpm_fib_free(&fib);
+    lpm_image_free(img);
+    return rc;
+}
