@@ -11,7 +11,8 @@ static const char *cmd = "rtl";
 static void help(FILE *fp)
 {
     fprintf(fp,
-            "usage: lpmpipe rtl --image IMG -o DIR [--hop-cycles D] [--ports P] [--queue Q] [--issue-width W] [--mutate M]\n"
+            "usage: lpmpipe rtl --image IMG -o DIR [--hop-cycles D] [--ports P] [--queue Q] [--issue-width W]\n"
+            "                   [--rob 0] [--mutate M]\n"
             "       lpmpipe rtl verify --image IMG (--trace F | --gen KIND [--count N] [--seed S]) ...\n"
             "                   (lpmpipe rtl verify --help)\n"
             "       lpmpipe rtl synth DIR [--json]\n"

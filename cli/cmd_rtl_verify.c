@@ -14,7 +14,11 @@ static const char *cmd = "rtl verify";
 static void help(FILE *fp)
 {
     fprintf(fp,
-            "usage: lpmpipe rtl verify --image IMG (--trace F | --gen KIND [--count N] [--seed S]) [options]\n"
+            "usage: lpmpipe rtl verify --image IMG (--trace F | --gen KIND [--count N] [--seed S])\n"
+            "                          [--hop-cycles D] [--ports P] [--queue Q] [--issue-width W] [--rob 0]\n"
+            "                          [--load L] [--result-ready F] [--updates U [--ignore-image-crc]\n"
+            "                          [--update-rate R] [--clock-mhz F]] [--mutate M] [--vcd FILE]\n"
+            "                          [--icarus] [--gate] [--build-dir DIR] [--cache DIR] [--json]\n"
             "\n"
             "Builds the Verilated model of the generated pipeline, drives it with the\n"
             "stimulus lpmpipe sim gets, and compares every cycle: the cycle log and the\n"
