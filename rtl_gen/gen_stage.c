@@ -184,8 +184,16 @@ static void emit_decide(const stage_ctx *c, unsigned p)
     snprintf(bp, sizeof bp, "bp%u", p);
     snprintf(tsel, sizeof tsel, "tt%u", p);
     lpm_rtl_emit_next(fp, c->img, sh, pf, blk, fab, rem, bp, tsel, c->jump, c->nxt);
+    /* key used up: with a power-of-two key length, high bits of the count
+     * (no comparator carry chain on the path into the result lane) */
+    unsigned lg = 0;
+    while ((1u << lg) < sh->kb)
+        lg++;
+    if ((1u << lg) == sh->kb && lg < sh->pb)
+        fprintf(fp, "    wire fin%u = ~dw%u[WL_C] | (|bp%u[%u:%u]);\n", p, p, p, sh->pb - 1, lg);
+    else
+        fprintf(fp, "    wire fin%u = ~dw%u[WL_C] | (bp%u >= %u'd%u);\n", p, p, p, sh->pb, sh->kb);
     fprintf(fp,
-            "    wire fin%u = ~dw%u[WL_C] | (bp%u >= %u'd%u);\n"
             "    reg [IW-1:0] it%u;\n"
             "    always @* begin\n"
             "        it%u = dm%u;\n"
@@ -204,7 +212,7 @@ static void emit_decide(const stage_ctx *c, unsigned p)
             "            end\n"
             "        end\n"
             "    end\n",
-            p, p, p, sh->pb, sh->kb, p, p, p, p, p, p, p, p, p, p, p, p, p, p, p, p, p, p);
+            p, p, p, p, p, p, p, p, p, p, p, p, p, p, p, p, p, p);
     /* a lookup finishes here: ring when done, linear at the last stage */
     fprintf(fp, "    wire lk%u = dm%u[F_V] & ~dm%u[F_B];\n", p, p, p);
     if (c->has_rl) {

@@ -14,21 +14,25 @@ module lpm_rlane (
 );
 `include "lpm_item.vh"
     reg [RDW-1:0] e0, e1;
-    reg [1:0]     n;
-    wire pop = ready & (n != 2'd0);
-    assign valid = n != 2'd0;
+    reg           v0, v1;             // e0 holds a result; e1 does too (no counter: flags only)
+    wire pop = ready & v0;
+    assign valid = v0;
     assign dout = e0;
-    assign room = ~n[1];
+    assign room = ~v1;
     always @(posedge clk) begin
+        // push goes to the first entry free after this cycle's pop
         if (pop)
-            e0 <= e1;
-        if (push && {1'b0, n} - {2'b0, pop} == 3'd0)
+            e0 <= (push & ~v1) ? din : e1;
+        else if (push & ~v0)
             e0 <= din;
-        if (push && {1'b0, n} - {2'b0, pop} == 3'd1)
+        if (push & (pop ? v1 : v0 & ~v1))
             e1 <= din;
-        if (rst)
-            n <= 2'd0;
-        else
-            n <= n - {1'b0, pop} + {1'b0, push};
+        if (rst) begin
+            v0 <= 1'b0;
+            v1 <= 1'b0;
+        end else begin
+            v0 <= v1 | push | (v0 & ~pop);
+            v1 <= (v1 & (~pop | push)) | (v0 & ~v1 & push & ~pop);
+        end
     end
 endmodule
