@@ -12,13 +12,14 @@ extern const lpm_engine_ops lpm_engine_dir24_8 WEAK;
 extern const lpm_engine_ops lpm_engine_tree_bitmap_13 WEAK;
 extern const lpm_engine_ops lpm_engine_tree_bitmap_11 WEAK;
 extern const lpm_engine_ops lpm_engine_hybrid WEAK;
+extern const lpm_engine_ops lpm_engine_poptrie WEAK;
 extern const lpm_engine_ops lpm_engine_gamt WEAK;
 extern const lpm_engine_ops lpm_engine_gale WEAK;
 
 static const lpm_engine_ops *const all[] = {
     &lpm_engine_ref, &lpm_engine_unibit, &lpm_engine_multibit,
     &lpm_engine_dir24_8, &lpm_engine_tree_bitmap_13, &lpm_engine_tree_bitmap_11,
-    &lpm_engine_hybrid, &lpm_engine_gamt, &lpm_engine_gale,
+    &lpm_engine_hybrid, &lpm_engine_poptrie, &lpm_engine_gamt, &lpm_engine_gale,
 };
 
 size_t lpm_engine_count(void)

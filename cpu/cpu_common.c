@@ -8,7 +8,8 @@
 lpm_cpu_cost *lpm_cpu_engine_cost(const lpm_engine_ops *e, void *state)
 {
     if (!state || (e != &lpm_engine_dir24_8 && e != &lpm_engine_tree_bitmap_13 &&
-                   e != &lpm_engine_tree_bitmap_11 && e != &lpm_engine_hybrid))
+                   e != &lpm_engine_tree_bitmap_11 && e != &lpm_engine_hybrid &&
+                   e != &lpm_engine_poptrie))
         return NULL;
     return &((lpm_cpu_hdr *)state)->cost;
 }

@@ -1,0 +1,65 @@
+/* The poptrie engine (docs/cpu-engines.md): a multiway trie after Asai and
+ * Ohara's Poptrie (SIGCOMM 2015), written from the paper. The top s key
+ * bits index a direct array (s = 18 for IPv4, 16 for IPv6); below it every
+ * node consumes 6 bits and holds two 64-bit bitmaps: `vec` marks the
+ * positions that continue into a child node, `leafvec` the positions where
+ * a new run of equal leaves begins. A node's children are contiguous (from
+ * base1) and so are its leaves (from base0), so a popcount of the bitmap
+ * below the key's position indexes either. Leaves are leaf-pushed next
+ * hops; runs of equal leaves are stored once.
+ *
+ * Shared by poptrie.c (lookups, engine) and poptrie_update.c (building and
+ * incremental updates from the control-plane trie). */
+#ifndef LPM_CPU_POPTRIE_H
+#define LPM_CPU_POPTRIE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cpu.h"
+#include "poptrie_rib.h"
+
+#define LPM_PT_STRIDE 6
+#define LPM_PT_DIR_NODE 0x80000000u  /* direct entry: node index follows */
+
+typedef struct lpm_pt_node {
+    uint64_t vec;      /* bit j: position j has a child node */
+    uint64_t leafvec;  /* bit j: a run of leaves starts at position j */
+    uint32_t base0;    /* first leaf (>= 1: leaves[0] is a pad) */
+    uint32_t base1;    /* first child */
+} lpm_pt_node;
+
+typedef struct lpm_poptrie lpm_poptrie;
+typedef void (*lpm_pt_batch_fn)(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n);
+
+struct lpm_poptrie {
+    lpm_cpu_hdr h;
+    int family;
+    unsigned s;               /* direct-pointing bits */
+    /* Direct array: LPM_PT_DIR_NODE | node index, or next hop + 1 (0: no
+     * route), so a leaf answers with one subtraction. */
+    uint32_t *dir;
+    lpm_pt_node *nodes;
+    uint32_t *leaves;
+    uint32_t nused, ncap, lused, lcap;   /* pool tops and sizes (elements) */
+    uint32_t nfree[65], lfree[65];       /* free blocks by size, 0: none */
+    size_t nfree_elems, lfree_elems;
+    lpm_pt_batch_fn batch;
+    lpm_ptrib rib;
+};
+
+/* The prefix an update touched (len) or NULL for "everything" (a build). */
+typedef struct lpm_pt_change {
+    lpm_addr key;
+    unsigned len;
+} lpm_pt_change;
+
+/* Allocates the pools and direct array of an empty trie. */
+int lpm_pt_init(lpm_poptrie *t, int family, lpm_err *err);
+void lpm_pt_release(lpm_poptrie *t);
+
+/* Recomputes the direct entries (and the nodes below them) that a change
+ * can reach, from the control-plane trie; ch NULL rebuilds everything. */
+int lpm_pt_apply(lpm_poptrie *t, const lpm_pt_change *ch, lpm_err *err);
+
+#endif
