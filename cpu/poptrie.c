@@ -117,13 +117,25 @@ __attribute__((target("popcnt,bmi,bmi2"))) static void batch_v6_popcnt(const lpm
 }
 #endif
 
-static lpm_pt_batch_fn pick_batch(int family)
+static lpm_pt_batch_fn portable(int family)
 {
 #if defined(__x86_64__) && defined(__GNUC__)
     if (__builtin_cpu_supports("popcnt") && __builtin_cpu_supports("bmi2"))
         return family == LPM_AF_INET ? batch_v4_popcnt : batch_v6_popcnt;
 #endif
     return family == LPM_AF_INET ? batch_v4 : batch_v6;
+}
+
+void lpm_pt_batch_portable(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n)
+{
+    portable(t->family)(t, a, nh, n);
+}
+
+static lpm_pt_batch_fn pick_batch(int family)
+{
+    if (lpm_pt_avx512_usable())
+        return family == LPM_AF_INET ? lpm_pt_batch_v4_avx512 : lpm_pt_batch_v6_avx512;
+    return portable(family);
 }
 
 /* ---- the engine ---- */

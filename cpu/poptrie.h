@@ -54,6 +54,14 @@ typedef struct lpm_pt_change {
     unsigned len;
 } lpm_pt_change;
 
+/* Batch lookups. The portable one (with the popcount instruction where
+ * the CPU has it) and the AVX-512 one (poptrie_avx512.c), which
+ * lpm_pt_avx512_usable says this CPU can run; builds pick the fastest. */
+void lpm_pt_batch_portable(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n);
+int lpm_pt_avx512_usable(void);
+void lpm_pt_batch_v4_avx512(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n);
+void lpm_pt_batch_v6_avx512(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n);
+
 /* Allocates the pools and direct array of an empty trie. */
 int lpm_pt_init(lpm_poptrie *t, int family, lpm_err *err);
 void lpm_pt_release(lpm_poptrie *t);
