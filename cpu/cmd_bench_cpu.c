@@ -29,6 +29,7 @@ typedef struct item {
     double build_s;
     size_t memory;
     double *runs;             /* lookups/s of each round */
+    double *cpu_runs;         /* lookups per CPU second of each round (0: not measured) */
     unsigned long mismatches;
     const char *model;
 } item;
@@ -220,25 +221,26 @@ static int add_peers(const char *cmd, const lpm_fib *fib, item *it, size_t *ni, 
 }
 
 static int run_round(const char *cmd, item *it, const lpm_addr *a, uint32_t *nh, size_t n,
-                     unsigned threads, int pipeline, double *lps)
+                     unsigned threads, int pipeline, double *lps, double *cpu_lps)
 {
     lpm_err err;
-    double s = 0;
+    double s = 0, cs = 0;
     int rc = LPM_OK;
     if (it->peer) {
         lpm_peer_use(it->peer, it->path);
-        rc = lpm_cpu_parallel(threads ? threads : 1, peer_part, it->peer, n, &s, &err);
+        rc = lpm_cpu_parallel(threads ? threads : 1, peer_part, it->peer, n, &s, &cs, &err);
         lpm_peer_results(it->peer, nh);
     } else if (pipeline) {
         rc = lpm_cpu_run_pipeline(it->e, it->state, a, nh, n, threads, 1, &s, &err);
     } else {
-        rc = lpm_cpu_run_rtc(it->e, it->state, a, nh, n, threads, 1, &s, &err);
+        rc = lpm_cpu_run_rtc(it->e, it->state, a, nh, n, threads, 1, &s, &cs, &err);
     }
     if (rc) {
         lpm_cli_error(cmd, "%s: %s", it->name, err.msg);
         return rc;
     }
     *lps = s > 0 ? (double)n / s : 0;
+    *cpu_lps = cs > 0 ? (double)n / cs : 0;
     return 0;
 }
 
@@ -250,20 +252,24 @@ static int report(item *it, size_t ni, const lpm_fib *fib, const char *fib_path,
                   const char *trace, size_t n, unsigned repeat, int pipeline,
                   unsigned threads, int json)
 {
-    double med[MAXI + 1] = { 0 }, best[1000] = { 0 };
+    double med[MAXI + 1] = { 0 }, cmed[MAXI + 1] = { 0 }, best[1000] = { 0 }, cbest[1000] = { 0 };
     int peers = 0;
     for (size_t i = 0; i < ni; i++) {
-        for (unsigned r = 0; r < repeat && it[i].peer; r++)
+        for (unsigned r = 0; r < repeat && it[i].peer; r++) {
             best[r] = it[i].runs[r] > best[r] ? it[i].runs[r] : best[r];
+            cbest[r] = it[i].cpu_runs[r] > cbest[r] ? it[i].cpu_runs[r] : cbest[r];
+        }
         peers |= it[i].peer != NULL;
         med[i] = median(it[i].runs, repeat);
+        cmed[i] = median(it[i].cpu_runs, repeat);
     }
-    item bi = { .name = "best DPDK", .peer = it[ni - 1].peer, .runs = best, .model = "rtc" };
+    item bi = { .name = "best DPDK", .peer = it[ni - 1].peer, .runs = best, .cpu_runs = cbest, .model = "rtc" };
     if (peers) {
         it[ni] = bi;
+        cmed[ni] = median(cbest, repeat);
         med[ni++] = median(best, repeat);
     }
-    double b = peers ? med[ni - 1] : 0;
+    double b = peers ? med[ni - 1] : 0, cb = peers ? cmed[ni - 1] : 0;
     const char *bname = peers ? "best DPDK" : "";
     if (!json) {
         char th[48];
@@ -274,28 +280,29 @@ static int report(item *it, size_t ni, const lpm_fib *fib, const char *fib_path,
         printf("\ntable %s (IPv%d, %zu prefixes), trace %s, %zu lookups, median of %u round%s, %s, %s\n",
                fib_path, fib->family, fib->n, trace, n, repeat, repeat == 1 ? "" : "s",
                pipeline ? "pipelined" : "run-to-complete", th);
-        printf("%-28s %10s %12s %12s %10s%s\n", "engine", "build_s", "memory_MB", "Mlookups/s",
-               "mismatch", b > 0 ? "  ratio" : "");
+        printf("%-28s %10s %12s %12s %12s %10s%s\n", "engine", "build_s", "memory_MB", "Mlookups/s",
+               "M/cpu_s", "mismatch", b > 0 ? "  ratio  cpu_ratio" : "");
     }
     int bad = 0;
     for (size_t i = 0; i < ni; i++) {
-        double ratio = b > 0 ? med[i] / b : 0;
+        double ratio = b > 0 ? med[i] / b : 0, cratio = cb > 0 ? cmed[i] / cb : 0;
         bad |= it[i].mismatches != 0;
         if (json)
             printf("{\"engine\":\"%s\",\"peer\":%s,\"family\":%d,\"prefixes\":%zu,\"trace\":\"%s\","
                    "\"lookups\":%zu,\"model\":\"%s\",\"threads\":%u,\"rounds\":%u,"
                    "\"build_s\":%.4f,\"memory_bytes\":%zu,\"lookups_per_s\":%.0f,\"mismatches\":%lu,"
-                   "\"ratio_vs\":\"%s\",\"ratio\":%.3f}\n",
+                   "\"lookups_per_cpu_s\":%.0f,\"ratio_vs\":\"%s\",\"ratio\":%.3f,\"cpu_ratio\":%.3f}\n",
                    it[i].name, it[i].peer ? "true" : "false", fib->family, fib->n, trace, n, it[i].peer ? "rtc" : it[i].model, threads, repeat,
-                   it[i].build_s, it[i].memory, med[i], it[i].mismatches, bname, ratio);
+                   it[i].build_s, it[i].memory, med[i], it[i].mismatches, cmed[i], bname, ratio, cratio);
         else if (peers && i == ni - 1)
-            printf("%-28s %10s %12s %12.2f %10s  %.2fx %s\n", it[i].name, "-", "-", med[i] / 1e6, "-", ratio, bname);
+            printf("%-28s %10s %12s %12.2f %12.2f %10s  %5.2fx  %5.2fx   (%s)\n", it[i].name, "-", "-", med[i] / 1e6,
+                   cmed[i] / 1e6, "-", ratio, cratio, bname);
         else if (b > 0)
-            printf("%-28s %10.3f %12.2f %12.2f %10lu  %.2fx %s\n", it[i].name, it[i].build_s,
-                   (double)it[i].memory / 1048576.0, med[i] / 1e6, it[i].mismatches, ratio, bname);
+            printf("%-28s %10.3f %12.2f %12.2f %12.2f %10lu  %5.2fx  %5.2fx\n", it[i].name, it[i].build_s,
+                   (double)it[i].memory / 1048576.0, med[i] / 1e6, cmed[i] / 1e6, it[i].mismatches, ratio, cratio);
         else
-            printf("%-28s %10.3f %12.2f %12.2f %10lu\n", it[i].name, it[i].build_s,
-                   (double)it[i].memory / 1048576.0, med[i] / 1e6, it[i].mismatches);
+            printf("%-28s %10.3f %12.2f %12.2f %12.2f %10lu\n", it[i].name, it[i].build_s,
+                   (double)it[i].memory / 1048576.0, med[i] / 1e6, cmed[i] / 1e6, it[i].mismatches);
     }
     fflush(stdout);
     return bad;
@@ -465,7 +472,7 @@ int lpm_cmd_bench_cpu(int argc, char **argv)
     if (!rc && lpm_ref_build(&ref, &fib, &err))
         rc = lpm_err_set(&err, LPM_EFAIL, "out of memory");
     for (size_t i = 0; i < ni && !rc; i++)
-        if (!(it[i].runs = calloc(repeat, sizeof(double))))
+        if (!(it[i].runs = calloc(repeat, sizeof(double))) || !(it[i].cpu_runs = calloc(repeat, sizeof(double))))
             rc = LPM_EFAIL;
     char kinds_buf[256];
     snprintf(kinds_buf, sizeof kinds_buf, "%s", kinds);
@@ -509,7 +516,8 @@ int lpm_cmd_bench_cpu(int argc, char **argv)
         /* Rounds: every item once per round, so ratios compare one run. */
         for (unsigned r = 0; r < repeat && !rc; r++)
             for (size_t i = 0; i < ni && !rc; i++) {
-                rc = run_round(cmd, &it[i], a, nh, n, threads, pipeline && !it[i].peer, &it[i].runs[r]);
+                rc = run_round(cmd, &it[i], a, nh, n, threads, pipeline && !it[i].peer, &it[i].runs[r],
+                               &it[i].cpu_runs[r]);
                 for (size_t j = 0; !rc && r == 0 && j < n; j++) {
                     uint32_t want = lpm_ref_lookup(ref, &a[j], NULL);
                     if (nh[j] == want)
@@ -534,6 +542,7 @@ int lpm_cmd_bench_cpu(int argc, char **argv)
         else if (it[i].state)
             it[i].e->destroy(it[i].state);
         free(it[i].runs);
+        free(it[i].cpu_runs);
     }
     lpm_ref_free(ref);
     lpm_fib_free(&fib);

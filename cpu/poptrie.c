@@ -1,6 +1,7 @@
 /* The poptrie engine (poptrie.h): lookups and the engine interface. */
 #include "poptrie.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +15,20 @@ static ALWAYS_INLINE unsigned chunk(uint64_t hi, uint64_t lo, unsigned o)
     return (unsigned)(o < 64 ? hi << o >> 58 : lo << (o - 64) >> 58);
 }
 
+/* The leaf of the run a lookup ends in, from the bits of leafvec up to
+ * and including its position: in the node for the first LPM_PT_INLINE
+ * runs, else in the external array. k is -1 only for a lane that goes on
+ * (its answer is never used): it reads the node's own base0 field. */
+static ALWAYS_INLINE const uint32_t *leaf_at(const uint32_t *leaves, const lpm_pt_node *n, int k)
+{
+    /* A select by mask, not a branch: which side a lookup takes is as
+     * unpredictable as the address. */
+    uintptr_t in = (uintptr_t)n + offsetof(lpm_pt_node, leaf) + (uintptr_t)(intptr_t)k * 4;
+    uintptr_t ex = (uintptr_t)&leaves[n->base0 + (uint32_t)k - LPM_PT_INLINE];
+    uintptr_t far = -(uintptr_t)(k >= LPM_PT_INLINE);
+    return (const uint32_t *)(in ^ ((in ^ ex) & far));
+}
+
 static ALWAYS_INLINE uint32_t lookup_one(const lpm_poptrie *t, uint64_t hi, uint64_t lo)
 {
     uint32_t d = t->dir[hi >> (64 - t->s)];
@@ -24,76 +39,180 @@ static ALWAYS_INLINE uint32_t lookup_one(const lpm_poptrie *t, uint64_t hi, uint
         unsigned v = chunk(hi, lo, o);
         uint64_t m = (2ULL << v) - 1;
         if (!(n->vec >> v & 1))
-            return t->leaves[n->base0 + (unsigned)__builtin_popcountll(n->leafvec & m) - 1];
+            return *leaf_at(t->leaves, n, __builtin_popcountll(n->leafvec & m) - 1);
         n = &t->nodes[n->base1 + (unsigned)__builtin_popcountll(n->vec & m) - 1];
     }
 }
 
-/* Batch lookup: G lookups walk level by level. Each level visits only the
+/* Batch lookup, software-pipelined over groups of G lookups: while one
+ * group walks the trie, the next has read its direct entries and
+ * prefetched its first nodes, and the one after that has prefetched its
+ * direct entries, so every line a walk needs was asked for a whole group
+ * earlier. A group walks level by level; each level visits only the
  * lookups still going (a branch-free compaction of their lane numbers),
  * prefetches each one's next node, and writes every lane's leaf answer
- * unconditionally (a lane that goes on overwrites it on a later level),
- * so no branch depends on the data. */
+ * unconditionally (a lane that goes on overwrites it on a later level;
+ * the leaf is usually in the line just read), so no branch depends on
+ * the data. */
 #define G 64
+
+typedef struct pt_lanes {
+    uint64_t hi[G], lo[G];
+    uint32_t idx[G];
+    uint8_t lane[G];
+    unsigned cnt;
+} pt_lanes;
+
+/* Direct entries of a[0..m): leaves answer at once, the rest go to L. */
+static ALWAYS_INLINE void group_start(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, unsigned m,
+                                      const lpm_addr *ahead, unsigned mahead, pt_lanes *L, int v6)
+{
+    const unsigned s = v6 ? 16 : 18;
+    unsigned cnt = 0;
+    for (unsigned i = 0; i < mahead; i++)
+        __builtin_prefetch(&t->dir[ahead[i].hi >> (64 - s)]);
+    for (unsigned i = 0; i < m; i++) {
+        uint64_t hi = a[i].hi;
+        uint32_t d = t->dir[hi >> (64 - s)];
+        nh[i] = d - 1;
+        uint32_t x = d & ~LPM_PT_DIR_NODE;
+        __builtin_prefetch(&t->nodes[x]);
+        L->hi[cnt] = hi;
+        if (v6)
+            L->lo[cnt] = a[i].lo;
+        L->idx[cnt] = x;
+        L->lane[cnt] = (uint8_t)i;
+        cnt += d >> 31;
+    }
+    L->cnt = cnt;
+}
+
+/* The walks of one group, level by level (L and T alternate). */
+static ALWAYS_INLINE void group_walk(const lpm_poptrie *t, uint32_t *nh, pt_lanes *L, pt_lanes *T, int v6)
+{
+    const lpm_pt_node *nodes = t->nodes;
+    const uint32_t *leaves = t->leaves;
+    unsigned cnt = L->cnt;
+    for (unsigned o = v6 ? 16 : 18; cnt; o += LPM_PT_STRIDE) {
+        unsigned nc = 0, sh = o & 63;
+        const uint64_t *K = v6 && o >= 64 ? L->lo : L->hi;
+        for (unsigned j = 0; j < cnt; j++) {
+            const lpm_pt_node *p = &nodes[L->idx[j]];
+            unsigned ln = L->lane[j];
+            unsigned v = (unsigned)(K[j] << sh >> 58);
+            uint64_t msk = (2ULL << v) - 1, vec = p->vec;
+            nh[ln] = *leaf_at(leaves, p, __builtin_popcountll(p->leafvec & msk) - 1);
+            uint32_t c = p->base1 + (unsigned)__builtin_popcountll(vec & msk) - 1;
+            __builtin_prefetch(&nodes[c]);
+            T->hi[nc] = L->hi[j];
+            if (v6)
+                T->lo[nc] = L->lo[j];
+            T->idx[nc] = c;
+            T->lane[nc] = (uint8_t)ln;
+            nc += (unsigned)(vec >> v) & 1;
+        }
+        cnt = nc;
+        pt_lanes *x = L;
+        L = T;
+        T = x;
+    }
+}
 
 static ALWAYS_INLINE void batch_body(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n,
                                      int v6)
 {
-    const unsigned s = v6 ? 16 : 18;
-    const uint32_t *dir = t->dir;
+    pt_lanes S[2], T;
+    size_t ng = (n + G - 1) / G;
+#define GM(g) ((unsigned)(n - (g) * G < G ? n - (g) * G : G))
+    if (ng)
+        group_start(t, a, nh, GM(0), a + G, ng > 1 ? GM(1) : 0, &S[0], v6);
+    for (size_t g = 0; g < ng; g++) {
+        if (g + 1 < ng)
+            group_start(t, a + (g + 1) * G, nh + (g + 1) * G, GM(g + 1), a + (g + 2) * G,
+                        g + 2 < ng ? GM(g + 2) : 0, &S[(g + 1) & 1], v6);
+        group_walk(t, nh + g * G, &S[g & 1], &T, v6);
+    }
+#undef GM
+}
+
+/* IPv4: almost every lookup ends in the first node (the direct array
+ * covers /18, a node /19../24), so the two steps are fused for every lane
+ * with no compaction: pass A reads a group's direct entries and prefetches
+ * their nodes (node 0, a blank, for entries that are leaves), pass B,
+ * one group later, answers from the node or the entry by a select. The
+ * few lookups that go deeper are listed and walked after the group. */
+static ALWAYS_INLINE uint32_t walk_from(const lpm_poptrie *t, uint64_t hi, uint64_t lo, uint32_t idx,
+                                        unsigned o)
+{
+    const lpm_pt_node *n = &t->nodes[idx];
+    for (;; o += LPM_PT_STRIDE) {
+        unsigned v = chunk(hi, lo, o);
+        uint64_t m = (2ULL << v) - 1;
+        if (!(n->vec >> v & 1))
+            return *leaf_at(t->leaves, n, __builtin_popcountll(n->leafvec & m) - 1);
+        n = &t->nodes[n->base1 + (unsigned)__builtin_popcountll(n->vec & m) - 1];
+    }
+}
+
+static ALWAYS_INLINE void v4_pass_a(const lpm_poptrie *t, const lpm_addr *a, unsigned m, const lpm_addr *ahead,
+                                    unsigned mahead, uint32_t *D)
+{
+    for (unsigned i = 0; i < m; i++) {
+        if (i < mahead)
+            __builtin_prefetch(&t->dir[ahead[i].hi >> 46]);
+        uint32_t d = t->dir[a[i].hi >> 46];
+        D[i] = d;
+        __builtin_prefetch(&t->nodes[d & ~LPM_PT_DIR_NODE & -(d >> 31)]);
+    }
+}
+
+static ALWAYS_INLINE void v4_pass_b(const lpm_poptrie *t, const lpm_addr *a, unsigned m, const uint32_t *D,
+                                    uint32_t *nh)
+{
     const lpm_pt_node *nodes = t->nodes;
     const uint32_t *leaves = t->leaves;
-    uint64_t khi[G], klo[G];
-    uint32_t idx[G], lidx[G];
-    uint8_t act[G];
-    for (size_t b = 0; b < n; b += G) {
-        unsigned m = n - b < G ? (unsigned)(n - b) : G, cnt = 0;
-        for (unsigned i = 0; i < m; i++) {
-            uint64_t hi = a[b + i].hi;
-            khi[i] = hi;
-            if (v6)
-                klo[i] = a[b + i].lo;
-            if (b + G + i < n)
-                __builtin_prefetch(&dir[a[b + G + i].hi >> (64 - s)]);
-            uint32_t d = dir[hi >> (64 - s)];
-            nh[b + i] = d - 1;
-            lidx[i] = 0;
-            idx[i] = d & ~LPM_PT_DIR_NODE;
-            __builtin_prefetch(&nodes[idx[i]]);
-            act[cnt] = (uint8_t)i;
-            cnt += d >> 31;
-        }
-        for (unsigned o = s; cnt; o += LPM_PT_STRIDE) {
-            unsigned nc = 0;
-            const uint64_t *kw = v6 && o >= 64 ? klo : khi;
-            unsigned sh = o & 63;
-            for (unsigned j = 0; j < cnt; j++) {
-                unsigned i = act[j];
-                const lpm_pt_node *p = &nodes[idx[i]];
-                unsigned v = (unsigned)(kw[i] << sh >> 58);
-                uint64_t msk = (2ULL << v) - 1, vec = p->vec;
-                uint32_t l = p->base0 + (unsigned)__builtin_popcountll(p->leafvec & msk) - 1;
-                uint32_t c = p->base1 + (unsigned)__builtin_popcountll(vec & msk) - 1;
-                lidx[i] = l;
-                idx[i] = c;
-                __builtin_prefetch(&leaves[l]);
-                __builtin_prefetch(&nodes[c]);
-                act[nc] = (uint8_t)i;
-                nc += (unsigned)(vec >> v) & 1;
-            }
-            cnt = nc;
-        }
-        /* The leaves were prefetched as their indexes became known. */
-        for (unsigned i = 0; i < m; i++) {
-            uint32_t r = leaves[lidx[i]];
-            nh[b + i] = lidx[i] ? r : nh[b + i];
-        }
+    uint8_t deep[G];
+    unsigned nd = 0;
+    for (unsigned i = 0; i < m; i++) {
+        uint32_t d = D[i], isnode = d >> 31;
+        /* Masks, not branches: whether the entry is a node is as random as
+         * the address. */
+        const lpm_pt_node *p = &nodes[d & ~LPM_PT_DIR_NODE & -isnode];
+        unsigned v = (unsigned)(a[i].hi >> 40) & 63;
+        uint64_t msk = (2ULL << v) - 1;
+        uint32_t r = *leaf_at(leaves, p, __builtin_popcountll(p->leafvec & msk) - 1);
+        nh[i] = ((d - 1) & (isnode - 1)) | (r & -isnode);
+        deep[nd] = (uint8_t)i;
+        nd += isnode & (unsigned)(p->vec >> v);
     }
+    for (unsigned k = 0; k < nd; k++) {
+        unsigned i = deep[k];
+        const lpm_pt_node *p = &nodes[D[i] & ~LPM_PT_DIR_NODE];
+        unsigned v = (unsigned)(a[i].hi >> 40) & 63;
+        nh[i] = walk_from(t, a[i].hi, 0, p->base1 + (unsigned)__builtin_popcountll(p->vec & ((2ULL << v) - 1)) - 1,
+                          24);
+    }
+}
+
+static ALWAYS_INLINE void batch_v4_body(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n)
+{
+    uint32_t D[2][G];
+    size_t ng = (n + G - 1) / G;
+#define GM(g) ((unsigned)(n - (g) * G < G ? n - (g) * G : G))
+    if (ng)
+        v4_pass_a(t, a, GM(0), a, 0, D[0]);
+    for (size_t g = 0; g < ng; g++) {
+        if (g + 1 < ng)
+            v4_pass_a(t, a + (g + 1) * G, GM(g + 1), g + 2 < ng ? a + (g + 2) * G : a, g + 2 < ng ? GM(g + 2) : 0,
+                      D[(g + 1) & 1]);
+        v4_pass_b(t, a + g * G, GM(g), D[g & 1], nh + g * G);
+    }
+#undef GM
 }
 
 static void batch_v4(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n)
 {
-    batch_body(t, a, nh, n, 0);
+    batch_v4_body(t, a, nh, n);
 }
 
 static void batch_v6(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n)
@@ -107,7 +226,7 @@ static void batch_v6(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size
 __attribute__((target("popcnt,bmi,bmi2"))) static void batch_v4_popcnt(const lpm_poptrie *t, const lpm_addr *a,
                                                                        uint32_t *nh, size_t n)
 {
-    batch_body(t, a, nh, n, 0);
+    batch_v4_body(t, a, nh, n);
 }
 
 __attribute__((target("popcnt,bmi,bmi2"))) static void batch_v6_popcnt(const lpm_poptrie *t, const lpm_addr *a,
@@ -129,13 +248,6 @@ static lpm_pt_batch_fn portable(int family)
 void lpm_pt_batch_portable(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n)
 {
     portable(t->family)(t, a, nh, n);
-}
-
-static lpm_pt_batch_fn pick_batch(int family)
-{
-    if (lpm_pt_avx512_usable())
-        return family == LPM_AF_INET ? lpm_pt_batch_v4_avx512 : lpm_pt_batch_v6_avx512;
-    return portable(family);
 }
 
 /* ---- the engine ---- */
@@ -170,7 +282,7 @@ static int op_build(void **state, const lpm_fib *fib, lpm_err *err)
         op_destroy(t);
         return rc;
     }
-    t->batch = pick_batch(family);
+    t->batch = portable(family);
     memset(&t->h.cost, 0, sizeof t->h.cost);
     *state = t;
     return LPM_OK;

@@ -4,9 +4,13 @@
  * node consumes 6 bits and holds two 64-bit bitmaps: `vec` marks the
  * positions that continue into a child node, `leafvec` the positions where
  * a new run of equal leaves begins. A node's children are contiguous (from
- * base1) and so are its leaves (from base0), so a popcount of the bitmap
- * below the key's position indexes either. Leaves are leaf-pushed next
- * hops; runs of equal leaves are stored once.
+ * base1), so a popcount of `vec` below the key's position indexes them;
+ * a popcount of `leafvec` indexes the node's leaves. Leaves are
+ * leaf-pushed next hops; runs of equal leaves are stored once. A node is
+ * one 64-byte cache line that carries its first ten leaves itself (the
+ * rest, for nodes with more runs, in a separate leaf array), so a lookup
+ * reads one line per level and usually no other. A subtree whose prefixes
+ * all carry the next hop it inherits is a leaf, not a node.
  *
  * Shared by poptrie.c (lookups, engine) and poptrie_update.c (building and
  * incremental updates from the control-plane trie). */
@@ -22,12 +26,15 @@
 #define LPM_PT_STRIDE 6
 #define LPM_PT_DIR_NODE 0x80000000u  /* direct entry: node index follows */
 
+#define LPM_PT_INLINE 10   /* leaves kept in the node */
+
 typedef struct lpm_pt_node {
     uint64_t vec;      /* bit j: position j has a child node */
     uint64_t leafvec;  /* bit j: a run of leaves starts at position j */
-    uint32_t base0;    /* first leaf (>= 1: leaves[0] is a pad) */
     uint32_t base1;    /* first child */
-} lpm_pt_node;
+    uint32_t base0;    /* leaf k >= LPM_PT_INLINE is leaves[base0 + k - LPM_PT_INLINE] */
+    uint32_t leaf[LPM_PT_INLINE];
+} __attribute__((aligned(64))) lpm_pt_node;
 
 typedef struct lpm_poptrie lpm_poptrie;
 typedef void (*lpm_pt_batch_fn)(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n);
@@ -54,13 +61,9 @@ typedef struct lpm_pt_change {
     unsigned len;
 } lpm_pt_change;
 
-/* Batch lookups. The portable one (with the popcount instruction where
- * the CPU has it) and the AVX-512 one (poptrie_avx512.c), which
- * lpm_pt_avx512_usable says this CPU can run; builds pick the fastest. */
+/* The batch lookup in its C form (with the popcount instruction where
+ * the CPU has it, chosen at run time), which builds install. */
 void lpm_pt_batch_portable(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n);
-int lpm_pt_avx512_usable(void);
-void lpm_pt_batch_v4_avx512(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n);
-void lpm_pt_batch_v6_avx512(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n);
 
 /* Allocates the pools and direct array of an empty trie. */
 int lpm_pt_init(lpm_poptrie *t, int family, lpm_err *err);

@@ -13,7 +13,7 @@ int lpm_ptrib_init(lpm_ptrib *r)
     r->cap = 1024;
     if (!(r->n = malloc(r->cap * sizeof *r->n)))
         return LPM_EFAIL;
-    r->n[0] = (lpm_ptrib_node){ { 0, 0 }, LPM_NH_NONE };
+    r->n[0] = (lpm_ptrib_node){ { 0, 0 }, LPM_NH_NONE, LPM_NH_NONE };
     r->used = 1;
     return LPM_OK;
 }
@@ -41,13 +41,36 @@ static uint32_t node_new(lpm_ptrib *r)
         }
         i = r->used++;
     }
-    r->n[i] = (lpm_ptrib_node){ { 0, 0 }, LPM_NH_NONE };
+    r->n[i] = (lpm_ptrib_node){ { 0, 0 }, LPM_NH_NONE, LPM_NH_NONE };
     return i;
+}
+
+/* One side's contribution to its parent's sub: its prefix and below. */
+static uint32_t side(const lpm_ptrib *r, uint32_t c, uint32_t acc)
+{
+    if (!c)
+        return acc;
+    uint32_t v[2] = { r->n[c].nh, r->n[c].sub };
+    for (int k = 0; k < 2; k++)
+        if (v[k] != LPM_NH_NONE)
+            acc = acc == LPM_NH_NONE || acc == v[k] ? v[k] : LPM_PTRIB_MIXED;
+    return acc;
+}
+
+/* Recomputes sub on the path of p from depth len-1 up to the root. */
+static void resum(lpm_ptrib *r, const uint32_t *path, unsigned len)
+{
+    for (unsigned d = len; d-- > 0;) {
+        lpm_ptrib_node *n = &r->n[path[d]];
+        n->sub = side(r, n->child[1], side(r, n->child[0], LPM_NH_NONE));
+    }
 }
 
 int lpm_ptrib_add(lpm_ptrib *r, const lpm_prefix *p, uint32_t nh, uint32_t *old)
 {
+    uint32_t path[129];
     uint32_t i = 0;
+    path[0] = 0;
     for (unsigned d = 0; d < p->len; d++) {
         unsigned b = lpm_addr_bit(&p->addr, d);
         uint32_t c = r->n[i].child[b];
@@ -57,10 +80,13 @@ int lpm_ptrib_add(lpm_ptrib *r, const lpm_prefix *p, uint32_t nh, uint32_t *old)
             r->n[i].child[b] = c;
         }
         i = c;
+        path[d + 1] = i;
     }
     *old = r->n[i].nh;
     r->n[i].nh = nh;
     r->prefixes += *old == LPM_NH_NONE;
+    if (*old != nh)
+        resum(r, path, p->len);
     return LPM_OK;
 }
 
@@ -89,6 +115,7 @@ uint32_t lpm_ptrib_del(lpm_ptrib *r, const lpm_prefix *p)
         r->n[c].child[0] = r->free_list;
         r->free_list = c;
     }
+    resum(r, path, p->len);
     return old;
 }
 

@@ -16,7 +16,13 @@
 typedef struct lpm_ptrib_node {
     uint32_t child[2];  /* 0: none */
     uint32_t nh;        /* LPM_NH_NONE: no prefix ends here */
+    /* The next hop every prefix strictly below shares; LPM_NH_NONE: none
+     * below; LPM_PTRIB_MIXED: they differ. A subtree whose prefixes all
+     * carry the next hop it inherits answers like a leaf. */
+    uint32_t sub;
 } lpm_ptrib_node;
+
+#define LPM_PTRIB_MIXED (UINT32_MAX - 1)
 
 typedef struct lpm_ptrib {
     lpm_ptrib_node *n;
@@ -45,6 +51,13 @@ uint32_t lpm_ptrib_walk(const lpm_ptrib *r, const lpm_addr *a, unsigned len, uin
 static inline int lpm_ptrib_has_children(const lpm_ptrib *r, uint32_t i)
 {
     return i != LPM_PTRIB_NIL && (r->n[i].child[0] | r->n[i].child[1]);
+}
+
+/* Whether addresses below node i can get another answer than inh, the
+ * next hop they inherit at i: some prefix below carries another. */
+static inline int lpm_ptrib_splits(const lpm_ptrib *r, uint32_t i, uint32_t inh)
+{
+    return lpm_ptrib_has_children(r, i) && r->n[i].sub != inh;
 }
 
 #endif

@@ -13,6 +13,7 @@
 #include "../core/nhtab.h"
 
 #define NODE_BYTES sizeof(lpm_pt_node)
+_Static_assert(sizeof(lpm_pt_node) == 64, "a node is one cache line");
 
 /* ---- pools ---- */
 
@@ -94,11 +95,14 @@ int lpm_pt_init(lpm_poptrie *t, int family, lpm_err *err)
     t->family = family;
     t->s = family == LPM_AF_INET ? 18 : 16;
     t->dir = lpm_cpu_big_alloc(((size_t)1 << t->s) * sizeof *t->dir);
-    /* leaves[0] is a pad: base0 - 1 stays in bounds for a node whose
-     * positions before the key's are all children. */
-    if (!t->dir || lpm_ptrib_init(&t->rib) || leaves_alloc(t, 1) != 0)
+    /* leaves[0] is a pad, so an empty external block (index 0) is never
+     * a real one. */
+    if (!t->dir || lpm_ptrib_init(&t->rib) || leaves_alloc(t, 1) != 0 || nodes_alloc(t, 1) != 0)
         return lpm_err_set(err, LPM_EFAIL, "out of memory");
     t->leaves[0] = LPM_NH_NONE;
+    /* Node 0 is a blank that the IPv4 batch reads for lookups the direct
+     * array answers (instead of branching around the node step). */
+    memset(&t->nodes[0], 0, sizeof t->nodes[0]);
     return LPM_OK;
 }
 
@@ -169,6 +173,13 @@ static int reaches(const lpm_pt_change *ch, unsigned o, unsigned j, const pt_sca
     return sc->blen[j] <= (int)ch->len;
 }
 
+/* Leaves a node keeps in the external array. */
+static unsigned ext_leaves(const lpm_pt_node *n)
+{
+    unsigned nl = (unsigned)__builtin_popcountll(n->leafvec);
+    return nl > LPM_PT_INLINE ? nl - LPM_PT_INLINE : 0;
+}
+
 static void free_subtree(lpm_poptrie *t, uint32_t slot)
 {
     lpm_pt_node n = t->nodes[slot];
@@ -177,40 +188,50 @@ static void free_subtree(lpm_poptrie *t, uint32_t slot)
         free_subtree(t, n.base1 + k);
     if (nc)
         nodes_release(t, n.base1, nc);
-    leaves_release(t, n.base0, (unsigned)__builtin_popcountll(n.leafvec));
+    leaves_release(t, n.base0, ext_leaves(&n));
 }
 
 static int node_update(lpm_poptrie *t, uint32_t slot, int had_old, uint32_t r, unsigned o, uint32_t nh,
                        int blen, const lpm_pt_change *ch);
 
 /* Leaves of a recomputed node: runs of equal next hops over the positions
- * without a child. Keeps the old block when nothing changed. */
-static int node_leaves(lpm_poptrie *t, const lpm_pt_node *old, const pt_scan *sc, uint64_t vec,
-                       uint64_t *leafvec, uint32_t *base0)
+ * without a child; the first LPM_PT_INLINE in the node, the rest in an
+ * external block (kept when unchanged). */
+static int node_leaves(lpm_poptrie *t, const lpm_pt_node *old, const pt_scan *sc, uint64_t vec, lpm_pt_node *n)
 {
     uint32_t vals[64];
     unsigned nl = 0;
-    *leafvec = 0;
+    n->leafvec = 0;
     for (unsigned j = 0; j < 64; j++) {
         if (vec >> j & 1)
             continue;
         if (!nl || vals[nl - 1] != sc->nh[j]) {
-            *leafvec |= 1ULL << j;
+            n->leafvec |= 1ULL << j;
             vals[nl++] = sc->nh[j];
         }
     }
-    if (old && old->leafvec == *leafvec && !memcmp(&t->leaves[old->base0], vals, nl * sizeof *vals)) {
-        *base0 = old->base0;
+    unsigned in = nl < LPM_PT_INLINE ? nl : LPM_PT_INLINE, ext = nl - in;
+    memcpy(n->leaf, vals, in * sizeof *vals);
+    t->h.cost.entries_set += in;
+    t->h.cost.bytes_written += in * sizeof *vals;
+    n->base0 = 0;
+    if (!ext) {
+        if (old)
+            leaves_release(t, old->base0, ext_leaves(old));
         return LPM_OK;
     }
-    *base0 = 1;
-    if (nl && (*base0 = leaves_alloc(t, nl)) == UINT32_MAX)
+    if (old && ext_leaves(old) == ext &&
+        !memcmp(&t->leaves[old->base0], vals + in, ext * sizeof *vals)) {
+        n->base0 = old->base0;
+        return LPM_OK;
+    }
+    if ((n->base0 = leaves_alloc(t, ext)) == UINT32_MAX)
         return LPM_EFAIL;
-    memcpy(&t->leaves[*base0], vals, nl * sizeof *vals);
-    t->h.cost.entries_set += nl;
-    t->h.cost.bytes_written += nl * sizeof *vals;
+    memcpy(&t->leaves[n->base0], vals + in, ext * sizeof *vals);
+    t->h.cost.entries_set += ext;
+    t->h.cost.bytes_written += ext * sizeof *vals;
     if (old)
-        leaves_release(t, old->base0, (unsigned)__builtin_popcountll(old->leafvec));
+        leaves_release(t, old->base0, ext_leaves(old));
     return LPM_OK;
 }
 
@@ -267,13 +288,17 @@ static int node_update(lpm_poptrie *t, uint32_t slot, int had_old, uint32_t r, u
     scan(&t->rib, r, 0, 0, nh, blen, o, &sc);
     uint64_t vec = 0;
     for (unsigned j = 0; j < 64; j++)
-        if (lpm_ptrib_has_children(&t->rib, sc.rib[j]))
+        if (lpm_ptrib_splits(&t->rib, sc.rib[j], sc.nh[j]))
             vec |= 1ULL << j;
-    lpm_pt_node old = had_old ? t->nodes[slot] : (lpm_pt_node){ 0, 0, 1, 0 };
-    lpm_pt_node n = { vec, 0, 1, 0 };
+    lpm_pt_node old;
+    if (had_old)
+        old = t->nodes[slot];
+    lpm_pt_node n;
+    memset(&n, 0, sizeof n);
+    n.vec = vec;
     if (!had_old)
         t->h.cost.nodes_alloc++;
-    int rc = node_leaves(t, had_old ? &old : NULL, &sc, vec, &n.leafvec, &n.base0);
+    int rc = node_leaves(t, had_old ? &old : NULL, &sc, vec, &n);
     if (!rc)
         rc = node_children(t, had_old ? &old : NULL, &sc, vec, o, ch, &n.base1);
     if (rc)
@@ -291,7 +316,7 @@ static int set_dir(lpm_poptrie *t, uint32_t e, uint32_t r, uint32_t nh, int blen
         return LPM_OK; /* a longer prefix (<= s) covers this entry */
     uint32_t old = t->dir[e];
     int rc = LPM_OK;
-    if (lpm_ptrib_has_children(&t->rib, r)) {
+    if (lpm_ptrib_splits(&t->rib, r, nh)) {
         if (old & LPM_PT_DIR_NODE)
             return node_update(t, old & ~LPM_PT_DIR_NODE, 1, r, t->s, nh, blen, ch);
         uint32_t slot = nodes_alloc(t, 1);

@@ -36,7 +36,7 @@ START_TEST(test_rtc_and_pipeline)
     for (unsigned t = 1; t <= 3; t++) {
         for (size_t i = 0; i < n; i++)
             nh[i] = 12345;
-        ck_assert_int_eq(lpm_cpu_run_rtc(e, st, a, nh, n, t, 2, &s, &err), 0);
+        ck_assert_int_eq(lpm_cpu_run_rtc(e, st, a, nh, n, t, 2, &s, NULL, &err), 0);
         check_all(e, ref, &f, a, nh, n);
     }
     if (lpm_cpu_pipeline_supported(e)) {
@@ -51,7 +51,7 @@ START_TEST(test_rtc_and_pipeline)
     } else {
         ck_assert_int_eq(lpm_cpu_run_pipeline(e, st, a, nh, n, 0, 1, &s, &err), LPM_EINPUT);
     }
-    ck_assert_int_eq(lpm_cpu_run_rtc(e, st, a, nh, n, 0, 1, &s, &err), LPM_EINPUT);
+    ck_assert_int_eq(lpm_cpu_run_rtc(e, st, a, nh, n, 0, 1, &s, NULL, &err), LPM_EINPUT);
     free(a);
     free(nh);
     e->destroy(st);
