@@ -90,18 +90,21 @@ static void help_cpu(FILE *fp)
             "usage: lpmpipe bench cpu --fib F [--engines LIST] [--kind K | --trace FILE]\n"
             "                         [--count N] [--seed S] [--threads T] [--model rtc|pipeline]\n"
             "                         [--repeat R] [--peer dpdk] [--json]\n"
-            "       lpmpipe bench update-cost --fib F [--engines LIST] [--min-len L] [--max-len L] [--json]\n"
+            "       lpmpipe bench update-cost --fib F [--engines LIST] [--min-len L] [--max-len L]\n"
+            "                                 [--updates FILE] [--peer dpdk] [--json]\n"
             "\n"
             "cpu: lookups/s (median of R rounds; each round runs every engine and peer\n"
             "once, so ratios compare one run) and memory of each engine; every answer of\n"
             "the first round is checked against the reference LPM (a mismatch: exit 1).\n"
             "update-cost: every prefix of length L..L is deleted and added back, one at a\n"
-            "time: table entries set, nodes copied and allocated per update, updates/s.\n"
+            "time (or, with --updates, an update trace is replayed on the table): table\n"
+            "entries set, nodes copied and allocated per update, updates/s; then the edges\n"
+            "of every updated prefix and a random-match trace are checked (a mismatch: exit 1).\n"
             "\n"
             "  --fib F            the table\n"
             "  --engines LIST     comma-separated engine names, or all (default:\n"
-            "                     dir24-8,tree-bitmap-13,tree-bitmap-11,hybrid for IPv4,\n"
-            "                     tree-bitmap-13,tree-bitmap-11 for IPv6)\n"
+            "                     dir24-8,tree-bitmap-13,tree-bitmap-11,hybrid,poptrie for IPv4,\n"
+            "                     tree-bitmap-13,tree-bitmap-11,poptrie for IPv6)\n"
             "  --kind K[,K...]    trace kinds: random-match (default), uniform, table, zipf\n"
             "  --trace FILE       addresses from a file instead\n"
             "  --count N          trace length (default 1M)\n"
@@ -110,71 +113,169 @@ static void help_cpu(FILE *fp)
             "                     pipeline: stages (default one per trie level)\n"
             "  --model M          rtc (run-to-complete, default) or pipeline (tree-bitmap only)\n"
             "  --repeat R         rounds (default 5)\n"
-            "  --peer dpdk        also DPDK's rte_lpm/rte_lpm6 and rte_fib/rte_fib6 (one thread)\n"
+            "  --peer dpdk        also DPDK: cpu, every lookup path of rte_lpm/rte_lpm6 and\n"
+            "                     rte_fib/rte_fib6 and the best of them; update-cost, rte_fib/rte_fib6\n"
             "  --min-len, --max-len  update-cost prefix lengths (default 8 and 16)\n"
+            "  --updates FILE     update-cost: replay this update trace instead\n"
             "  --json             one JSON object per line instead of the table\n"
             LPM_CLI_FIB_HELP);
 }
 
 static const char *default_engines(int family)
 {
-    return family == LPM_AF_INET ? "dir24-8,tree-bitmap-13,tree-bitmap-11,hybrid"
-                                 : "tree-bitmap-13,tree-bitmap-11";
+    return family == LPM_AF_INET ? "dir24-8,tree-bitmap-13,tree-bitmap-11,hybrid,poptrie"
+                                 : "tree-bitmap-13,tree-bitmap-11,poptrie";
 }
 
-static int update_cost(const char *cmd, const lpm_fib *fib, const lpm_engine_ops **es, size_t ne,
-                       unsigned lo, unsigned hi, int json)
+/* ---- bench update-cost ---- */
+
+/* What a cost row answers lookups with after its updates. */
+typedef struct upd_row {
+    const char *name;
+    lpm_cpu_updater u;
+    lpm_cpu_engine_ctx ec;
+    lpm_peer *peer;
+} upd_row;
+
+static void row_answer(upd_row *w, const lpm_addr *a, uint32_t *nh, size_t n, lpm_err *err)
 {
-    if (!json)
-        printf("%-16s %8s | %-34s | %-34s | %10s\n%-16s %8s | %8s %8s %8s %8s | %8s %8s %8s %8s | %10s\n",
-               "engine", "", "add (per update)", "delete (per update)", "", "", "prefixes",
-               "entries", "copied", "alloc", "bytes", "entries", "copied", "alloc", "bytes", "updates/s");
-    for (size_t k = 0; k < ne; k++) {
-        const lpm_engine_ops *e = es[k];
-        lpm_err err;
-        void *st;
-        if (!e->add || !e->del) {
-            lpm_cli_error(cmd, "%s has no incremental updates: left out", e->name);
-            continue;
+    if (w->peer) {
+        if (lpm_peer_prepare(w->peer, a, n, err) == LPM_OK) {
+            lpm_peer_run(w->peer, 0, n);
+            lpm_peer_results(w->peer, nh);
         }
-        int rc = e->build(&st, fib, &err);
-        if (rc) {
-            lpm_cli_error(cmd, "%s: %s", e->name, err.msg);
-            return rc;
+    } else if (w->ec.e->lookup_batch) {
+        w->ec.e->lookup_batch(w->ec.state, a, nh, n);
+    } else {
+        for (size_t i = 0; i < n; i++)
+            nh[i] = w->ec.e->lookup(w->ec.state, &a[i]);
+    }
+}
+
+static int peer_add(void *ctx, const lpm_prefix *p, uint32_t nh, lpm_err *err)
+{
+    return lpm_peer_add(ctx, p, nh, err);
+}
+
+static int peer_del(void *ctx, const lpm_prefix *p, lpm_err *err)
+{
+    return lpm_peer_del(ctx, p, err);
+}
+
+static void cost_print(const upd_row *w, const lpm_cpu_update_report *r, const char *mode, unsigned long bad,
+                       int json)
+{
+    double na = r->adds ? (double)r->adds : 1, nd = r->dels ? (double)r->dels : 1;
+    double ups = r->add_s + r->del_s > 0 ? (double)(r->adds + r->dels) / (r->add_s + r->del_s) : 0;
+    const lpm_cpu_cost *c[2] = { &r->add, &r->del };
+    double per[2] = { na, nd };
+    if (json) {
+        printf("{\"engine\":\"%s\",\"peer\":%s,%s,\"prefixes\":%zu,\"adds\":%zu,\"dels\":%zu,\"counted\":%s,", w->name,
+               w->peer ? "true" : "false", mode, r->prefixes, r->adds, r->dels, r->counted ? "true" : "false");
+        const char *nm[2] = { "add", "del" };
+        for (int j = 0; j < 2; j++)
+            printf("\"%s\":{\"entries_set\":%.3f,\"entries_moved\":%.3f,\"nodes_copied\":%.3f,"
+                   "\"nodes_alloc\":%.3f,\"nodes_freed\":%.3f,\"bytes_written\":%.1f},",
+                   nm[j], (double)c[j]->entries_set / per[j], (double)c[j]->entries_moved / per[j],
+                   (double)c[j]->nodes_copied / per[j], (double)c[j]->nodes_alloc / per[j],
+                   (double)c[j]->nodes_freed / per[j], (double)c[j]->bytes_written / per[j]);
+        printf("\"updates_per_s\":%.0f,\"mismatches\":%lu}\n", ups, bad);
+        return;
+    }
+    printf("%-16s %8zu |", w->name, r->adds + r->dels);
+    for (int j = 0; j < 2; j++) {
+        if (r->counted)
+            printf(" %8.2f %8.2f %8.2f %8.1f |", (double)c[j]->entries_set / per[j],
+                   (double)c[j]->nodes_copied / per[j], (double)c[j]->nodes_alloc / per[j],
+                   (double)c[j]->bytes_written / per[j]);
+        else
+            printf(" %8s %8s %8s %8s |", "-", "-", "-", "-");
+    }
+    printf(" %10.0f %8lu\n", ups, bad);
+}
+
+/* Every engine (and rte_fib/rte_fib6 with peer) takes the updates, then
+ * answers the edges of every updated prefix and a random-match trace,
+ * checked against the reference: Table IV mode (lo..hi, up NULL) or the
+ * replay of an update trace. */
+static int update_cost(const char *cmd, lpm_fib *fib, const lpm_engine_ops **es, size_t ne, unsigned lo,
+                       unsigned hi, const lpm_update *up, size_t nup, const char *upath, int peer, int json)
+{
+    lpm_err err;
+    lpm_ref *ref = NULL;
+    size_t na = 0, cap = (up ? nup : fib->n) * 4 + 100000;
+    lpm_addr *a = malloc(cap * sizeof *a);
+    uint32_t *nh = malloc(cap * sizeof *nh);
+    int rc = a && nh && lpm_ref_build(&ref, fib, &err) == LPM_OK ? LPM_OK : LPM_EFAIL;
+    for (size_t i = 0; !rc && i < (up ? nup : fib->n); i++) {
+        const lpm_prefix *p = up ? &up[i].pfx : &fib->routes[i].pfx;
+        if (!up && (p->len < lo || p->len > hi))
+            continue;
+        if (up && (up[i].op == 'a' ? lpm_ref_add(ref, p, up[i].nh) : (lpm_ref_del(ref, p), LPM_OK)))
+            rc = LPM_EFAIL;
+        na += lpm_cpu_edge_addrs(p, a + na);
+    }
+    lpm_trace_opts to;
+    lpm_trace_opts_default(&to);
+    to.count = 100000;
+    if (!rc && lpm_trace_gen(fib, &to, a + na, &err) == LPM_OK)
+        na += 100000;
+    char mode[4200];
+    if (up)
+        snprintf(mode, sizeof mode, "\"updates_file\":\"%s\"", upath);
+    else
+        snprintf(mode, sizeof mode, "\"min_len\":%u,\"max_len\":%u", lo, hi);
+    if (!rc && !json)
+        printf("%-16s %8s | %-35s | %-35s | %10s %8s\n%-16s %8s | %8s %8s %8s %8s | %8s %8s %8s %8s | %10s %8s\n",
+               "engine", "", "add (per add)", "delete (per delete)", "", "", "", "updates", "entries",
+               "copied", "alloc", "bytes", "entries", "copied", "alloc", "bytes", "updates/s", "mismatch");
+    int bad = 0;
+    for (size_t k = 0; !rc && k < ne + (peer != 0); k++) {
+        upd_row w;
+        memset(&w, 0, sizeof w);
+        if (k < ne) {
+            w.name = es[k]->name;
+            w.ec.e = es[k];
+            if (!es[k]->add || !es[k]->del) {
+                lpm_cli_error(cmd, "%s has no incremental updates: left out", es[k]->name);
+                continue;
+            }
+            if ((rc = es[k]->build(&w.ec.state, fib, &err))) {
+                lpm_cli_error(cmd, "%s: %s", w.name, err.msg);
+                break;
+            }
+            w.u = lpm_cpu_engine_updater(&w.ec);
+        } else {
+            if ((rc = lpm_peer_build(&w.peer, LPM_PEER_FIB | LPM_PEER_SPARE, fib, &err))) {
+                lpm_cli_error(cmd, "DPDK peer: %s", err.msg);
+                break;
+            }
+            w.name = lpm_peer_name(w.peer);
+            w.u = (lpm_cpu_updater){ peer_add, peer_del, w.peer, NULL };
         }
         lpm_cpu_update_report r;
-        rc = lpm_cpu_update_cost(e, st, fib, lo, hi, &r, &err);
-        e->destroy(st);
-        if (rc) {
-            lpm_cli_error(cmd, "%s: %s", e->name, err.msg);
-            return rc;
+        rc = up ? lpm_cpu_update_replay(&w.u, up, nup, &r, &err) : lpm_cpu_update_cost(&w.u, fib, lo, hi, &r, &err);
+        unsigned long mism = 0;
+        if (!rc) {
+            row_answer(&w, a, nh, na, &err);
+            for (size_t i = 0; i < na; i++)
+                mism += nh[i] != lpm_ref_lookup(ref, &a[i], NULL);
+            cost_print(&w, &r, mode, mism, json);
         }
-        double n = r.prefixes ? (double)r.prefixes : 1;
-        double ups = r.add_s + r.del_s > 0 ? 2.0 * (double)r.prefixes / (r.add_s + r.del_s) : 0;
-        if (json) {
-            printf("{\"engine\":\"%s\",\"min_len\":%u,\"max_len\":%u,\"prefixes\":%zu,\"counted\":%s,", e->name,
-                   lo, hi, r.prefixes, r.counted ? "true" : "false");
-            const lpm_cpu_cost *c[2] = { &r.add, &r.del };
-            const char *nm[2] = { "add", "del" };
-            for (int j = 0; j < 2; j++)
-                printf("\"%s\":{\"entries_set\":%.3f,\"entries_moved\":%.3f,\"nodes_copied\":%.3f,"
-                       "\"nodes_alloc\":%.3f,\"nodes_freed\":%.3f,\"bytes_written\":%.1f},",
-                       nm[j], (double)c[j]->entries_set / n, (double)c[j]->entries_moved / n,
-                       (double)c[j]->nodes_copied / n, (double)c[j]->nodes_alloc / n,
-                       (double)c[j]->nodes_freed / n, (double)c[j]->bytes_written / n);
-            printf("\"updates_per_s\":%.0f}\n", ups);
-        } else if (r.counted) {
-            printf("%-16s %8zu | %8.2f %8.2f %8.2f %8.1f | %8.2f %8.2f %8.2f %8.1f | %10.0f\n", e->name,
-                   r.prefixes, (double)r.add.entries_set / n, (double)r.add.nodes_copied / n,
-                   (double)r.add.nodes_alloc / n, (double)r.add.bytes_written / n,
-                   (double)r.del.entries_set / n, (double)r.del.nodes_copied / n,
-                   (double)r.del.nodes_alloc / n, (double)r.del.bytes_written / n, ups);
-        } else {
-            printf("%-16s %8zu | %8s %8s %8s %8s | %8s %8s %8s %8s | %10.0f\n", e->name, r.prefixes,
-                   "-", "-", "-", "-", "-", "-", "-", "-", ups);
-        }
+        bad |= mism != 0;
+        if (rc)
+            lpm_cli_error(cmd, "%s: %s", w.name, err.msg);
+        if (w.peer)
+            lpm_peer_free(w.peer);
+        else
+            es[k]->destroy(w.ec.state);
     }
-    return 0;
+    if (rc == LPM_EFAIL && !a)
+        lpm_cli_error(cmd, "out of memory");
+    free(a);
+    free(nh);
+    lpm_ref_free(ref);
+    return rc ? rc : bad;
 }
 
 static void peer_part(void *p, size_t lo, size_t hi)
@@ -318,7 +419,7 @@ int lpm_cmd_bench_cpu(int argc, char **argv)
         argv++;
     }
     enum { O_FIB = LPM_OPT_FIRST_FREE + 0x40, O_ENG, O_KIND, O_TRACE, O_COUNT, O_SEED, O_THREADS,
-           O_MODEL, O_REPEAT, O_PEER, O_MINL, O_MAXL, O_JSON };
+           O_MODEL, O_REPEAT, O_PEER, O_MINL, O_MAXL, O_JSON, O_UPDATES };
     static const struct option lo[] = {
         { "fib", required_argument, 0, O_FIB }, { "engines", required_argument, 0, O_ENG },
         { "kind", required_argument, 0, O_KIND }, { "trace", required_argument, 0, O_TRACE },
@@ -326,12 +427,13 @@ int lpm_cmd_bench_cpu(int argc, char **argv)
         { "threads", required_argument, 0, O_THREADS }, { "model", required_argument, 0, O_MODEL },
         { "repeat", required_argument, 0, O_REPEAT }, { "peer", required_argument, 0, O_PEER },
         { "min-len", required_argument, 0, O_MINL }, { "max-len", required_argument, 0, O_MAXL },
+        { "updates", required_argument, 0, O_UPDATES },
         { "json", no_argument, 0, O_JSON }, { "help", no_argument, 0, 'h' },
         LPM_CLI_FIB_LONGOPTS, { 0, 0, 0, 0 },
     };
     lpm_fib_opts fo;
     lpm_fib_opts_default(&fo);
-    const char *fib_path = NULL, *engines = NULL, *trace = NULL;
+    const char *fib_path = NULL, *engines = NULL, *trace = NULL, *updates = NULL;
     const char *kinds = "random-match";
     int json = 0, pipeline = 0, peer = 0, c;
     uint64_t count = 1000000, seed = 1;
@@ -347,6 +449,7 @@ int lpm_cmd_bench_cpu(int argc, char **argv)
         case O_FIB: fib_path = optarg; break;
         case O_ENG: engines = optarg; break;
         case O_TRACE: trace = optarg; break;
+        case O_UPDATES: updates = optarg; break;
         case O_KIND:
             kinds = optarg;
             break;
@@ -434,7 +537,14 @@ int lpm_cmd_bench_cpu(int argc, char **argv)
         return rc;
     }
     if (costs) {
-        rc = update_cost(cmd, &fib, es, ne, minl, maxl, json);
+        lpm_update *up = NULL;
+        size_t nup = 0;
+        lpm_err uerr;
+        if (updates && (rc = lpm_updates_load(updates, &fib, NULL, &up, &nup, &uerr)))
+            lpm_cli_error(cmd, "%s", uerr.msg);
+        else
+            rc = update_cost(cmd, &fib, es, ne, minl, maxl, up, nup, updates, peer, json);
+        free(up);
         lpm_fib_free(&fib);
         return rc;
     }

@@ -20,8 +20,10 @@
 
 typedef struct lpm_peer lpm_peer;
 
-/* rte_lpm (IPv4) / rte_lpm6 (IPv6), or rte_fib (DIR-24-8) / rte_fib6 (trie). */
-enum { LPM_PEER_LPM = 0, LPM_PEER_FIB = 1 };
+/* rte_lpm (IPv4) / rte_lpm6 (IPv6), or rte_fib (DIR-24-8) / rte_fib6 (trie);
+ * or'ed with LPM_PEER_SPARE, the tables get twice the tbl8 groups the
+ * table needs, so a stream of updates does not run them out. */
+enum { LPM_PEER_LPM = 0, LPM_PEER_FIB = 1, LPM_PEER_SPARE = 0x100 };
 
 /* Builds a peer from a finished table. The first call starts DPDK's EAL
  * (no huge pages, no shared config files, no PCI, quiet) for the rest of

@@ -254,7 +254,7 @@ static int build_fib(lpm_peer *p, const lpm_fib *f, const char *nm, uint32_t tbl
 /* The trie takes more tbl8 groups than the distinct nodes tbl8_needed
  * counts (both ends of a prefix's range get their own): start at twice
  * that and double while it runs out, up to 2 GB. */
-static int build_fib6(lpm_peer *p, const lpm_fib *f, uint32_t tbl8, lpm_err *err)
+static int build_fib6(lpm_peer *p, const lpm_fib *f, uint32_t tbl8, int spare, lpm_err *err)
 {
     snprintf(p->name, sizeof p->name, "rte_fib6");
     for (uint32_t t8 = tbl8 * 2;; t8 *= 2) {
@@ -275,10 +275,14 @@ static int build_fib6(lpm_peer *p, const lpm_fib *f, uint32_t tbl8, lpm_err *err
             if (f->routes[i].pfx.len)
                 r = rte_fib6_add(p->fib6, k, f->routes[i].pfx.len, f->routes[i].nh);
         }
-        if (r >= 0)
+        if (r >= 0 && !spare)
             break;
         rte_fib6_free(p->fib6);
         p->fib6 = NULL;
+        if (r >= 0) { /* it fits: with spare, build once more at twice the size */
+            spare = 0;
+            continue;
+        }
         if (r != -ENOSPC || (size_t)t8 * 2 * 1024 > ((size_t)2 << 30))
             return lpm_err_set(err, LPM_EFAIL, "rte_fib6_add failed at route %zu: %s", i - 1, rte_strerror(-r));
     }
@@ -295,7 +299,7 @@ int lpm_peer_build(lpm_peer **out, int kind, const lpm_fib *f, lpm_err *err)
     lpm_peer *p = calloc(1, sizeof *p);
     if (!p)
         return lpm_err_set(err, LPM_EFAIL, "out of memory");
-    p->kind = kind;
+    p->kind = kind & ~LPM_PEER_SPARE;
     p->family = f->family;
     /* DPDK takes depths from 1: a default route answers every miss. */
     p->dflt = LPM_NH_NONE;
@@ -305,13 +309,17 @@ int lpm_peer_build(lpm_peer **out, int kind, const lpm_fib *f, lpm_err *err)
     char nm[32];
     snprintf(nm, sizeof nm, "lpmpipe%u", peer_seq++);
     uint32_t tbl8 = tbl8_needed(f);
+    int spare = (kind & LPM_PEER_SPARE) != 0;
+    kind &= ~LPM_PEER_SPARE;
+    if (spare && f->family == LPM_AF_INET)
+        tbl8 *= 2;
     int v4 = f->family == LPM_AF_INET;
     if (f->nh.n >= (v4 ? (1u << 24) : (1u << 21)))
         rc = lpm_err_set(err, LPM_EINPUT, "DPDK: %zu next hops do not fit", f->nh.n);
     else if (kind == LPM_PEER_LPM)
         rc = v4 ? build_lpm(p, f, nm, tbl8, err) : build_lpm6(p, f, nm, tbl8, err);
     else
-        rc = v4 ? build_fib(p, f, nm, tbl8, err) : build_fib6(p, f, tbl8, err);
+        rc = v4 ? build_fib(p, f, nm, tbl8, err) : build_fib6(p, f, tbl8, spare, err);
     if (rc) {
         lpm_peer_free(p);
         return rc;
