@@ -9,11 +9,14 @@
 
 #define ALWAYS_INLINE inline __attribute__((always_inline))
 
-/* Key bits o..o+5; o never straddles the two words (16 + 6k meets 64). */
-static ALWAYS_INLINE unsigned chunk(uint64_t hi, uint64_t lo, unsigned o)
+/* Key bits o..o+k-1 (bits past the key read 0); levels never straddle
+ * the two words (IPv6: 16 + 8i meets 64). */
+static ALWAYS_INLINE unsigned chunk(uint64_t hi, uint64_t lo, unsigned o, unsigned k)
 {
-    return (unsigned)(o < 64 ? hi << o >> 58 : lo << (o - 64) >> 58);
+    return (unsigned)(o < 64 ? hi << o >> (64 - k) : lo << (o - 64) >> (64 - k));
 }
+
+#define V6_K 8   /* IPv6 bits per level, 4 nodes of 64 positions */
 
 /* The leaf of the run a lookup ends in, from the bits of leafvec up to
  * and including its position: in the node for the first LPM_PT_INLINE
@@ -34,103 +37,103 @@ static ALWAYS_INLINE uint32_t lookup_one(const lpm_poptrie *t, uint64_t hi, uint
     uint32_t d = t->dir[hi >> (64 - t->s)];
     if (!(d & LPM_PT_DIR_NODE))
         return d - 1;
-    const lpm_pt_node *n = &t->nodes[d & ~LPM_PT_DIR_NODE];
-    for (unsigned o = t->s;; o += LPM_PT_STRIDE) {
-        unsigned v = chunk(hi, lo, o);
-        uint64_t m = (2ULL << v) - 1;
-        if (!(n->vec >> v & 1))
+    uint32_t x = d & ~LPM_PT_DIR_NODE;
+    for (unsigned o = t->s;; o += t->k) {
+        unsigned v = chunk(hi, lo, o, t->k);
+        const lpm_pt_node *n = &t->nodes[x + (v >> 6)];
+        uint64_t m = (2ULL << (v & 63)) - 1;
+        if (!(n->vec >> (v & 63) & 1))
             return *leaf_at(t->leaves, n, __builtin_popcountll(n->leafvec & m) - 1);
-        n = &t->nodes[n->base1 + (unsigned)__builtin_popcountll(n->vec & m) - 1];
+        x = n->base1 + ((unsigned)__builtin_popcountll(n->vec & m) - 1) * t->seg;
     }
 }
 
-/* Batch lookup, software-pipelined over groups of G lookups: while one
- * group walks the trie, the next has read its direct entries and
+/* Batch lookups work on groups of G addresses, software-pipelined: while
+ * one group walks the trie, the next has read its direct entries and
  * prefetched its first nodes, and the one after that has prefetched its
- * direct entries, so every line a walk needs was asked for a whole group
- * earlier. A group walks level by level; each level visits only the
- * lookups still going (a branch-free compaction of their lane numbers),
- * prefetches each one's next node, and writes every lane's leaf answer
- * unconditionally (a lane that goes on overwrites it on a later level;
- * the leaf is usually in the line just read), so no branch depends on
- * the data. */
+ * direct entries, so each line a walk needs was asked for a group
+ * earlier. No branch depends on the data: lanes are selected with masks
+ * and compacted branch-free. */
 #define G 64
 
-typedef struct pt_lanes {
-    uint64_t hi[G], lo[G];
-    uint32_t idx[G];
-    uint8_t lane[G];
+/* IPv6: walks are long (five levels and more), so a group goes level by
+ * level over the lanes still walking (their lane numbers compacted),
+ * reading only the child bitmap and base on the way down; the node each
+ * lane ends in and its position there are noted, and one last pass reads
+ * the leaves. */
+typedef struct v6_group {
+    uint32_t idx[2][G];   /* node of each walking lane, by level parity */
+    uint8_t lane[2][G];
     unsigned cnt;
-} pt_lanes;
+    uint32_t end[G];      /* node a lane ended in (0, the blank: none) */
+    uint8_t endv[G];      /* its position there */
+} v6_group;
 
-/* Direct entries of a[0..m): leaves answer at once, the rest go to L. */
-static ALWAYS_INLINE void group_start(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, unsigned m,
-                                      const lpm_addr *ahead, unsigned mahead, pt_lanes *L, int v6)
+static ALWAYS_INLINE void v6_start(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, unsigned m,
+                                   const lpm_addr *ahead, unsigned mahead, v6_group *g)
 {
-    const unsigned s = v6 ? 16 : 18;
     unsigned cnt = 0;
-    for (unsigned i = 0; i < mahead; i++)
-        __builtin_prefetch(&t->dir[ahead[i].hi >> (64 - s)]);
     for (unsigned i = 0; i < m; i++) {
-        uint64_t hi = a[i].hi;
-        uint32_t d = t->dir[hi >> (64 - s)];
+        if (i < mahead)
+            __builtin_prefetch(&t->dir[ahead[i].hi >> 48]);
+        uint32_t d = t->dir[a[i].hi >> 48], isnode = d >> 31;
+        uint32_t x = d & ~LPM_PT_DIR_NODE & -isnode;
         nh[i] = d - 1;
-        uint32_t x = d & ~LPM_PT_DIR_NODE;
-        __builtin_prefetch(&t->nodes[x]);
-        L->hi[cnt] = hi;
-        if (v6)
-            L->lo[cnt] = a[i].lo;
-        L->idx[cnt] = x;
-        L->lane[cnt] = (uint8_t)i;
-        cnt += d >> 31;
+        __builtin_prefetch(&t->nodes[x + (unsigned)(a[i].hi >> 46 & 3)]);
+        g->idx[0][cnt] = x;
+        g->lane[0][cnt] = (uint8_t)i;
+        g->end[i] = x;
+        cnt += isnode;
     }
-    L->cnt = cnt;
+    g->cnt = cnt;
 }
 
-/* The walks of one group, level by level (L and T alternate). */
-static ALWAYS_INLINE void group_walk(const lpm_poptrie *t, uint32_t *nh, pt_lanes *L, pt_lanes *T, int v6)
+static ALWAYS_INLINE void v6_walk(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, unsigned m, v6_group *g)
 {
     const lpm_pt_node *nodes = t->nodes;
-    const uint32_t *leaves = t->leaves;
-    unsigned cnt = L->cnt;
-    for (unsigned o = v6 ? 16 : 18; cnt; o += LPM_PT_STRIDE) {
-        unsigned nc = 0, sh = o & 63;
-        const uint64_t *K = v6 && o >= 64 ? L->lo : L->hi;
+    const uint64_t *key = (const uint64_t *)a; /* hi, lo of lane i at 2i, 2i+1 */
+    unsigned cnt = g->cnt, cur = 0;
+    for (unsigned o = 16; cnt; o += V6_K, cur ^= 1) {
+        /* The next level's segment is known from the key: prefetch that
+         * 64-byte node only. (Past bit 127 it reads 0: a harmless line.) */
+        const uint64_t *kw = key + (o >= 64), *kn = key + (o + V6_K >= 64);
+        unsigned nc = 0, sh = o & 63, shn = (o + V6_K) & 63;
         for (unsigned j = 0; j < cnt; j++) {
-            const lpm_pt_node *p = &nodes[L->idx[j]];
-            unsigned ln = L->lane[j];
-            unsigned v = (unsigned)(K[j] << sh >> 58);
-            uint64_t msk = (2ULL << v) - 1, vec = p->vec;
-            nh[ln] = *leaf_at(leaves, p, __builtin_popcountll(p->leafvec & msk) - 1);
-            uint32_t c = p->base1 + (unsigned)__builtin_popcountll(vec & msk) - 1;
-            __builtin_prefetch(&nodes[c]);
-            T->hi[nc] = L->hi[j];
-            if (v6)
-                T->lo[nc] = L->lo[j];
-            T->idx[nc] = c;
-            T->lane[nc] = (uint8_t)ln;
+            unsigned ln = g->lane[cur][j];
+            unsigned u = (unsigned)(kw[2 * ln] << sh >> (64 - V6_K)), v = u & 63;
+            uint32_t x = g->idx[cur][j] + (u >> 6);
+            const lpm_pt_node *p = &nodes[x];
+            uint64_t vec = p->vec;
+            uint32_t c = p->base1 + ((unsigned)__builtin_popcountll(vec & ((2ULL << v) - 1)) - 1) * 4;
+            g->end[ln] = x;
+            g->endv[ln] = (uint8_t)v;
+            __builtin_prefetch(&nodes[c + (unsigned)(kn[2 * ln] << shn >> 62)]);
+            g->idx[cur ^ 1][nc] = c;
+            g->lane[cur ^ 1][nc] = (uint8_t)ln;
             nc += (unsigned)(vec >> v) & 1;
         }
         cnt = nc;
-        pt_lanes *x = L;
-        L = T;
-        T = x;
+    }
+    for (unsigned i = 0; i < m; i++) {
+        uint32_t x = g->end[i], isnode = -(uint32_t)(x != 0);
+        const lpm_pt_node *p = &nodes[x];
+        uint32_t r = *leaf_at(t->leaves, p, __builtin_popcountll(p->leafvec & ((2ULL << g->endv[i]) - 1)) - 1);
+        nh[i] = (nh[i] & ~isnode) | (r & isnode);
     }
 }
 
-static ALWAYS_INLINE void batch_body(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n,
-                                     int v6)
+static ALWAYS_INLINE void batch_v6_body(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n)
 {
-    pt_lanes S[2], T;
+    v6_group S[2];
     size_t ng = (n + G - 1) / G;
 #define GM(g) ((unsigned)(n - (g) * G < G ? n - (g) * G : G))
     if (ng)
-        group_start(t, a, nh, GM(0), a + G, ng > 1 ? GM(1) : 0, &S[0], v6);
+        v6_start(t, a, nh, GM(0), a, 0, &S[0]);
     for (size_t g = 0; g < ng; g++) {
         if (g + 1 < ng)
-            group_start(t, a + (g + 1) * G, nh + (g + 1) * G, GM(g + 1), a + (g + 2) * G,
-                        g + 2 < ng ? GM(g + 2) : 0, &S[(g + 1) & 1], v6);
-        group_walk(t, nh + g * G, &S[g & 1], &T, v6);
+            v6_start(t, a + (g + 1) * G, nh + (g + 1) * G, GM(g + 1), g + 2 < ng ? a + (g + 2) * G : a,
+                     g + 2 < ng ? GM(g + 2) : 0, &S[(g + 1) & 1]);
+        v6_walk(t, a + g * G, nh + g * G, GM(g), &S[g & 1]);
     }
 #undef GM
 }
@@ -145,8 +148,8 @@ static ALWAYS_INLINE uint32_t walk_from(const lpm_poptrie *t, uint64_t hi, uint6
                                         unsigned o)
 {
     const lpm_pt_node *n = &t->nodes[idx];
-    for (;; o += LPM_PT_STRIDE) {
-        unsigned v = chunk(hi, lo, o);
+    for (;; o += 6) {
+        unsigned v = chunk(hi, lo, o, 6);
         uint64_t m = (2ULL << v) - 1;
         if (!(n->vec >> v & 1))
             return *leaf_at(t->leaves, n, __builtin_popcountll(n->leafvec & m) - 1);
@@ -217,7 +220,7 @@ static void batch_v4(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size
 
 static void batch_v6(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n)
 {
-    batch_body(t, a, nh, n, 1);
+    batch_v6_body(t, a, nh, n);
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -232,7 +235,7 @@ __attribute__((target("popcnt,bmi,bmi2"))) static void batch_v4_popcnt(const lpm
 __attribute__((target("popcnt,bmi,bmi2"))) static void batch_v6_popcnt(const lpm_poptrie *t, const lpm_addr *a,
                                                                        uint32_t *nh, size_t n)
 {
-    batch_body(t, a, nh, n, 1);
+    batch_v6_body(t, a, nh, n);
 }
 #endif
 

@@ -1,16 +1,21 @@
 /* The poptrie engine (docs/cpu-engines.md): a multiway trie after Asai and
  * Ohara's Poptrie (SIGCOMM 2015), written from the paper. The top s key
- * bits index a direct array (s = 18 for IPv4, 16 for IPv6); below it every
- * node consumes 6 bits and holds two 64-bit bitmaps: `vec` marks the
- * positions that continue into a child node, `leafvec` the positions where
- * a new run of equal leaves begins. A node's children are contiguous (from
- * base1), so a popcount of `vec` below the key's position indexes them;
- * a popcount of `leafvec` indexes the node's leaves. Leaves are
+ * bits index a direct array (s = 18 for IPv4, 16 for IPv6). Below it, a
+ * node of 64 positions consumes 6 key bits and holds two 64-bit bitmaps:
+ * `vec` marks the positions that continue into a child, `leafvec` the
+ * positions where a new run of equal leaves begins. A node's children are
+ * contiguous (from base1), so a popcount of `vec` below the key's position
+ * indexes them; a popcount of `leafvec` indexes its leaves. Leaves are
  * leaf-pushed next hops; runs of equal leaves are stored once. A node is
  * one 64-byte cache line that carries its first ten leaves itself (the
  * rest, for nodes with more runs, in a separate leaf array), so a lookup
  * reads one line per level and usually no other. A subtree whose prefixes
  * all carry the next hop it inherits is a leaf, not a node.
+ *
+ * IPv4 levels take 6 bits (18, 24, 30). IPv6 levels take 8 bits (16, 24,
+ * ..., 120: a /32 ends on the second level, a /48 on the fourth): a level
+ * node is then 4 consecutive 64-position nodes, the top 2 of its 8 bits
+ * pick one, and children are counted in whole level nodes.
  *
  * Shared by poptrie.c (lookups, engine) and poptrie_update.c (building and
  * incremental updates from the control-plane trie). */
@@ -23,7 +28,6 @@
 #include "cpu.h"
 #include "poptrie_rib.h"
 
-#define LPM_PT_STRIDE 6
 #define LPM_PT_DIR_NODE 0x80000000u  /* direct entry: node index follows */
 
 #define LPM_PT_INLINE 10   /* leaves kept in the node */
@@ -43,13 +47,14 @@ struct lpm_poptrie {
     lpm_cpu_hdr h;
     int family;
     unsigned s;               /* direct-pointing bits */
+    unsigned k, seg;          /* bits per level, and 64-position nodes per level node (2^(k-6)) */
     /* Direct array: LPM_PT_DIR_NODE | node index, or next hop + 1 (0: no
      * route), so a leaf answers with one subtraction. */
     uint32_t *dir;
     lpm_pt_node *nodes;
     uint32_t *leaves;
     uint32_t nused, ncap, lused, lcap;   /* pool tops and sizes (elements) */
-    uint32_t nfree[65], lfree[65];       /* free blocks by size, 0: none */
+    uint32_t nfree[1025], lfree[65];     /* free blocks by size, 0: none */
     size_t nfree_elems, lfree_elems;
     lpm_pt_batch_fn batch;
     lpm_ptrib rib;

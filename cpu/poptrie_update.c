@@ -94,6 +94,8 @@ int lpm_pt_init(lpm_poptrie *t, int family, lpm_err *err)
 {
     t->family = family;
     t->s = family == LPM_AF_INET ? 18 : 16;
+    t->k = family == LPM_AF_INET ? 6 : 8;
+    t->seg = 1u << (t->k - 6);
     t->dir = lpm_cpu_big_alloc(((size_t)1 << t->s) * sizeof *t->dir);
     /* leaves[0] is a pad, so an empty external block (index 0) is never
      * a real one. */
@@ -116,24 +118,26 @@ void lpm_pt_release(lpm_poptrie *t)
 
 /* ---- recomputing nodes ---- */
 
-/* The 64 positions of a node at offset o: the longest prefix of length
- * <= o + 6 over each (next hop and length) and the trie node at depth
- * o + 6 (LPM_PTRIB_NIL when none). */
+#define MAXP 256   /* positions of a level node (k <= 8) */
+
+/* The positions of a level node at offset o: the longest prefix of length
+ * <= o + k over each (next hop and length) and the trie node at depth
+ * o + k (LPM_PTRIB_NIL when none). */
 typedef struct pt_scan {
-    uint32_t nh[64];
-    int16_t blen[64];
-    uint32_t rib[64];
+    uint32_t nh[MAXP];
+    int16_t blen[MAXP];
+    uint32_t rib[MAXP];
 } pt_scan;
 
-static void scan(const lpm_ptrib *rb, uint32_t r, unsigned d, unsigned pos, uint32_t nh, int blen,
+static void scan(const lpm_ptrib *rb, uint32_t r, unsigned d, unsigned k, unsigned pos, uint32_t nh, int blen,
                  unsigned o, pt_scan *out)
 {
     if (r == LPM_PTRIB_NIL) {
-        unsigned w = LPM_PT_STRIDE - d;
-        for (unsigned k = pos << w; k < (pos + 1) << w; k++) {
-            out->nh[k] = nh;
-            out->blen[k] = (int16_t)blen;
-            out->rib[k] = LPM_PTRIB_NIL;
+        unsigned w = k - d;
+        for (unsigned j = pos << w; j < (pos + 1) << w; j++) {
+            out->nh[j] = nh;
+            out->blen[j] = (int16_t)blen;
+            out->rib[j] = LPM_PTRIB_NIL;
         }
         return;
     }
@@ -141,7 +145,7 @@ static void scan(const lpm_ptrib *rb, uint32_t r, unsigned d, unsigned pos, uint
         nh = rb->n[r].nh;
         blen = (int)(o + d);
     }
-    if (d == LPM_PT_STRIDE) {
+    if (d == k) {
         out->nh[pos] = nh;
         out->blen[pos] = (int16_t)blen;
         out->rib[pos] = r;
@@ -149,7 +153,7 @@ static void scan(const lpm_ptrib *rb, uint32_t r, unsigned d, unsigned pos, uint
     }
     for (unsigned b = 0; b < 2; b++) {
         uint32_t c = rb->n[r].child[b];
-        scan(rb, c ? c : LPM_PTRIB_NIL, d + 1, pos * 2 + b, nh, blen, o, out);
+        scan(rb, c ? c : LPM_PTRIB_NIL, d + 1, k, pos * 2 + b, nh, blen, o, out);
     }
 }
 
@@ -159,16 +163,16 @@ static unsigned rank(uint64_t v, unsigned j)
     return (unsigned)__builtin_popcountll(v & ((1ULL << j) - 1));
 }
 
-/* Can the change reach the child at position j of a node at offset o? */
-static int reaches(const lpm_pt_change *ch, unsigned o, unsigned j, const pt_scan *sc)
+/* Can the change reach the child at position j of a level node at o? */
+static int reaches(const lpm_pt_change *ch, unsigned o, unsigned k, unsigned j, const pt_scan *sc)
 {
     if (!ch)
         return 1;
-    if (ch->len > o + LPM_PT_STRIDE)
-        return j == (unsigned)lpm_addr_bits(&ch->key, o, LPM_PT_STRIDE);
+    if (ch->len > o + k)
+        return j == (unsigned)lpm_addr_bits(&ch->key, o, k);
     /* The prefix covers position j: the child's inherited next hop changed
-     * unless a longer prefix (still <= o + 6) covers it too. */
-    if (ch->len > o && (j >> (o + LPM_PT_STRIDE - ch->len)) != lpm_addr_bits(&ch->key, o, ch->len - o))
+     * unless a longer prefix (still <= o + k) covers it too. */
+    if (ch->len > o && (j >> (o + k - ch->len)) != lpm_addr_bits(&ch->key, o, ch->len - o))
         return 0;
     return sc->blen[j] <= (int)ch->len;
 }
@@ -180,34 +184,45 @@ static unsigned ext_leaves(const lpm_pt_node *n)
     return nl > LPM_PT_INLINE ? nl - LPM_PT_INLINE : 0;
 }
 
+/* Children of the level node whose 64-position nodes are n[0..seg). */
+static unsigned children(const lpm_pt_node *n, unsigned seg)
+{
+    unsigned c = 0;
+    for (unsigned q = 0; q < seg; q++)
+        c += (unsigned)__builtin_popcountll(n[q].vec);
+    return c;
+}
+
 static void free_subtree(lpm_poptrie *t, uint32_t slot)
 {
-    lpm_pt_node n = t->nodes[slot];
-    unsigned nc = (unsigned)__builtin_popcountll(n.vec);
-    for (unsigned k = 0; k < nc; k++)
-        free_subtree(t, n.base1 + k);
+    unsigned seg = t->seg, nc = children(&t->nodes[slot], seg);
+    uint32_t base = t->nodes[slot].base1;
+    for (unsigned c = 0; c < nc; c++)
+        free_subtree(t, base + c * seg);
     if (nc)
-        nodes_release(t, n.base1, nc);
-    leaves_release(t, n.base0, ext_leaves(&n));
+        nodes_release(t, base, nc * seg);
+    for (unsigned q = 0; q < seg; q++)
+        leaves_release(t, t->nodes[slot + q].base0, ext_leaves(&t->nodes[slot + q]));
 }
 
 static int node_update(lpm_poptrie *t, uint32_t slot, int had_old, uint32_t r, unsigned o, uint32_t nh,
                        int blen, const lpm_pt_change *ch);
 
-/* Leaves of a recomputed node: runs of equal next hops over the positions
- * without a child; the first LPM_PT_INLINE in the node, the rest in an
- * external block (kept when unchanged). */
-static int node_leaves(lpm_poptrie *t, const lpm_pt_node *old, const pt_scan *sc, uint64_t vec, lpm_pt_node *n)
+/* Leaves of one 64-position node (positions j0..j0+63 of the scan): runs
+ * of equal next hops over the positions without a child; the first
+ * LPM_PT_INLINE in the node, the rest in an external block (kept when
+ * unchanged). */
+static int node_leaves(lpm_poptrie *t, const lpm_pt_node *old, const pt_scan *sc, unsigned j0, lpm_pt_node *n)
 {
     uint32_t vals[64];
     unsigned nl = 0;
     n->leafvec = 0;
     for (unsigned j = 0; j < 64; j++) {
-        if (vec >> j & 1)
+        if (n->vec >> j & 1)
             continue;
-        if (!nl || vals[nl - 1] != sc->nh[j]) {
+        if (!nl || vals[nl - 1] != sc->nh[j0 + j]) {
             n->leafvec |= 1ULL << j;
-            vals[nl++] = sc->nh[j];
+            vals[nl++] = sc->nh[j0 + j];
         }
     }
     unsigned in = nl < LPM_PT_INLINE ? nl : LPM_PT_INLINE, ext = nl - in;
@@ -215,96 +230,102 @@ static int node_leaves(lpm_poptrie *t, const lpm_pt_node *old, const pt_scan *sc
     t->h.cost.entries_set += in;
     t->h.cost.bytes_written += in * sizeof *vals;
     n->base0 = 0;
-    if (!ext) {
-        if (old)
-            leaves_release(t, old->base0, ext_leaves(old));
-        return LPM_OK;
-    }
-    if (old && ext_leaves(old) == ext &&
-        !memcmp(&t->leaves[old->base0], vals + in, ext * sizeof *vals)) {
+    if (ext && old && ext_leaves(old) == ext && !memcmp(&t->leaves[old->base0], vals + in, ext * sizeof *vals)) {
         n->base0 = old->base0;
         return LPM_OK;
     }
-    if ((n->base0 = leaves_alloc(t, ext)) == UINT32_MAX)
-        return LPM_EFAIL;
-    memcpy(&t->leaves[n->base0], vals + in, ext * sizeof *vals);
-    t->h.cost.entries_set += ext;
-    t->h.cost.bytes_written += ext * sizeof *vals;
+    if (ext) {
+        if ((n->base0 = leaves_alloc(t, ext)) == UINT32_MAX)
+            return LPM_EFAIL;
+        memcpy(&t->leaves[n->base0], vals + in, ext * sizeof *vals);
+        t->h.cost.entries_set += ext;
+        t->h.cost.bytes_written += ext * sizeof *vals;
+    }
     if (old)
         leaves_release(t, old->base0, ext_leaves(old));
     return LPM_OK;
 }
 
-/* Children of a recomputed node: in place when the set of children is
- * unchanged, else a new block with the kept children copied over. */
-static int node_children(lpm_poptrie *t, const lpm_pt_node *old, const pt_scan *sc, uint64_t vec,
-                         unsigned o, const lpm_pt_change *ch, uint32_t *base1)
+/* Children of a recomputed level node n[0..seg) (old: as it was, or
+ * NULL): in place when the set of children is unchanged, else a new block
+ * with the kept children copied over. Sets every n[q].base1. */
+static int node_children(lpm_poptrie *t, const lpm_pt_node *old, const pt_scan *sc, unsigned o,
+                         const lpm_pt_change *ch, lpm_pt_node *n)
 {
-    unsigned co = o + LPM_PT_STRIDE;
+    unsigned k = t->k, seg = t->seg, co = o + k, same = old != NULL;
+    for (unsigned q = 0; q < seg; q++)
+        same &= old && old[q].vec == n[q].vec;
     int rc = LPM_OK;
-    if (old && old->vec == vec) {
-        *base1 = old->base1;
-        for (unsigned j = 0, k = 0; j < 64 && !rc; j++)
-            if (vec >> j & 1 && reaches(ch, o, j, sc))
-                rc = node_update(t, old->base1 + k++, 1, sc->rib[j], co, sc->nh[j], sc->blen[j], ch);
-            else
-                k += vec >> j & 1;
+    if (same) {
+        for (unsigned q = 0; q < seg; q++)
+            n[q].base1 = old[q].base1;
+        for (unsigned j = 0; j < (1u << k) && !rc; j++)
+            if (n[j >> 6].vec >> (j & 63) & 1 && reaches(ch, o, k, j, sc))
+                rc = node_update(t, old[j >> 6].base1 + rank(old[j >> 6].vec, j & 63) * seg, 1, sc->rib[j], co,
+                                 sc->nh[j], sc->blen[j], ch);
         return rc;
     }
-    unsigned nc = (unsigned)__builtin_popcountll(vec);
-    *base1 = 0;
-    if (nc && (*base1 = nodes_alloc(t, nc)) == UINT32_MAX)
+    unsigned nc = children(n, seg);
+    uint32_t base = 0;
+    if (nc && (base = nodes_alloc(t, nc * seg)) == UINT32_MAX)
         return LPM_EFAIL;
-    uint64_t ov = old ? old->vec : 0;
-    for (unsigned j = 0, k = 0; j < 64 && !rc; j++) {
-        if (!(vec >> j & 1))
+    for (unsigned q = 0, c = 0; q < seg; q++) {
+        n[q].base1 = base + c * seg;
+        c += (unsigned)__builtin_popcountll(n[q].vec);
+    }
+    for (unsigned j = 0, c = 0; j < (1u << k) && !rc; j++) {
+        if (!(n[j >> 6].vec >> (j & 63) & 1))
             continue;
-        uint32_t dst = *base1 + k++;
-        if (ov >> j & 1) {
-            t->nodes[dst] = t->nodes[old->base1 + rank(ov, j)];
-            t->h.cost.nodes_copied++;
-            t->h.cost.bytes_written += NODE_BYTES;
-            if (reaches(ch, o, j, sc))
+        uint32_t dst = base + c++ * seg;
+        if (old && old[j >> 6].vec >> (j & 63) & 1) {
+            memcpy(&t->nodes[dst], &t->nodes[old[j >> 6].base1 + rank(old[j >> 6].vec, j & 63) * seg],
+                   seg * sizeof *t->nodes);
+            t->h.cost.nodes_copied += seg;
+            t->h.cost.bytes_written += seg * NODE_BYTES;
+            if (reaches(ch, o, k, j, sc))
                 rc = node_update(t, dst, 1, sc->rib[j], co, sc->nh[j], sc->blen[j], ch);
         } else {
             rc = node_update(t, dst, 0, sc->rib[j], co, sc->nh[j], sc->blen[j], ch);
         }
     }
-    for (unsigned j = 0; j < 64 && !rc; j++)
-        if ((ov >> j & 1) && !(vec >> j & 1))
-            free_subtree(t, old->base1 + rank(ov, j));
-    if (!rc && ov)
-        nodes_release(t, old->base1, (unsigned)__builtin_popcountll(ov));
-    return rc;
+    if (!old || rc)
+        return rc;
+    for (unsigned j = 0; j < (1u << k); j++)
+        if ((old[j >> 6].vec >> (j & 63) & 1) && !(n[j >> 6].vec >> (j & 63) & 1))
+            free_subtree(t, old[j >> 6].base1 + rank(old[j >> 6].vec, j & 63) * seg);
+    unsigned onc = children(old, seg);
+    if (onc)
+        nodes_release(t, old[0].base1, onc * seg);
+    return LPM_OK;
 }
 
-/* Recomputes the node in nodes[slot] at offset o from trie node r (depth
- * o), whose longest prefix of length <= o is (nh, blen); had_old: the slot
- * holds the node as it was before the change. */
+/* Recomputes the level node at nodes[slot..slot+seg) at offset o from
+ * trie node r (depth o), whose longest prefix of length <= o is (nh,
+ * blen); had_old: the slots hold the node as it was before the change. */
 static int node_update(lpm_poptrie *t, uint32_t slot, int had_old, uint32_t r, unsigned o, uint32_t nh,
                        int blen, const lpm_pt_change *ch)
 {
+    unsigned seg = t->seg;
     pt_scan sc;
-    scan(&t->rib, r, 0, 0, nh, blen, o, &sc);
-    uint64_t vec = 0;
-    for (unsigned j = 0; j < 64; j++)
-        if (lpm_ptrib_splits(&t->rib, sc.rib[j], sc.nh[j]))
-            vec |= 1ULL << j;
-    lpm_pt_node old;
+    scan(&t->rib, r, 0, t->k, 0, nh, blen, o, &sc);
+    lpm_pt_node old[4], n[4];
+    memset(n, 0, sizeof n);
     if (had_old)
-        old = t->nodes[slot];
-    lpm_pt_node n;
-    memset(&n, 0, sizeof n);
-    n.vec = vec;
-    if (!had_old)
-        t->h.cost.nodes_alloc++;
-    int rc = node_leaves(t, had_old ? &old : NULL, &sc, vec, &n);
+        memcpy(old, &t->nodes[slot], seg * sizeof *old);
+    else
+        t->h.cost.nodes_alloc += seg;
+    for (unsigned j = 0; j < (1u << t->k); j++)
+        if (lpm_ptrib_splits(&t->rib, sc.rib[j], sc.nh[j]))
+            n[j >> 6].vec |= 1ULL << (j & 63);
+    int rc = LPM_OK;
+    for (unsigned q = 0; q < seg && !rc; q++)
+        rc = node_leaves(t, had_old ? &old[q] : NULL, &sc, q * 64, &n[q]);
     if (!rc)
-        rc = node_children(t, had_old ? &old : NULL, &sc, vec, o, ch, &n.base1);
+        rc = node_children(t, had_old ? old : NULL, &sc, o, ch, n);
     if (rc)
         return rc;
-    t->nodes[slot] = n;
-    t->h.cost.bytes_written += NODE_BYTES;
+    memcpy(&t->nodes[slot], n, seg * sizeof *n);
+    t->h.cost.bytes_written += seg * NODE_BYTES;
     return LPM_OK;
 }
 
@@ -319,7 +340,7 @@ static int set_dir(lpm_poptrie *t, uint32_t e, uint32_t r, uint32_t nh, int blen
     if (lpm_ptrib_splits(&t->rib, r, nh)) {
         if (old & LPM_PT_DIR_NODE)
             return node_update(t, old & ~LPM_PT_DIR_NODE, 1, r, t->s, nh, blen, ch);
-        uint32_t slot = nodes_alloc(t, 1);
+        uint32_t slot = nodes_alloc(t, t->seg);
         if (slot == UINT32_MAX)
             return LPM_EFAIL;
         rc = node_update(t, slot, 0, r, t->s, nh, blen, ch);
@@ -327,7 +348,7 @@ static int set_dir(lpm_poptrie *t, uint32_t e, uint32_t r, uint32_t nh, int blen
     } else {
         if (old & LPM_PT_DIR_NODE) {
             free_subtree(t, old & ~LPM_PT_DIR_NODE);
-            nodes_release(t, old & ~LPM_PT_DIR_NODE, 1);
+            nodes_release(t, old & ~LPM_PT_DIR_NODE, t->seg);
         }
         t->dir[e] = nh + 1;
     }
