@@ -285,10 +285,15 @@ static int op_build(void **state, const lpm_fib *fib, lpm_err *err)
         op_destroy(t);
         return rc;
     }
-    t->batch = portable(family);
+    t->batch = family == LPM_AF_INET && lpm_pt_avx512_usable() ? lpm_pt_batch_v4_avx512 : portable(family);
     memset(&t->h.cost, 0, sizeof t->h.cost);
     *state = t;
     return LPM_OK;
+}
+
+uint32_t lpm_pt_lookup(const lpm_poptrie *t, const lpm_addr *a)
+{
+    return lookup_one(t, a->hi, a->lo);
 }
 
 static uint32_t op_lookup(const void *s, const lpm_addr *a)

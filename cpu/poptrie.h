@@ -66,9 +66,14 @@ typedef struct lpm_pt_change {
     unsigned len;
 } lpm_pt_change;
 
-/* The batch lookup in its C form (with the popcount instruction where
- * the CPU has it, chosen at run time), which builds install. */
+/* One lookup. */
+uint32_t lpm_pt_lookup(const lpm_poptrie *t, const lpm_addr *a);
+/* The batch lookup in C (with the popcount instruction where the CPU has
+ * it, chosen at run time), and the IPv4 one with AVX-512
+ * (poptrie_avx512.c), which builds install where lpm_pt_avx512_usable(). */
 void lpm_pt_batch_portable(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n);
+int lpm_pt_avx512_usable(void);
+void lpm_pt_batch_v4_avx512(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n);
 
 /* Allocates the pools and direct array of an empty trie. */
 int lpm_pt_init(lpm_poptrie *t, int family, lpm_err *err);

@@ -1,7 +1,8 @@
 /* The poptrie engine against the reference LPM on its edge cases (default
  * route, host routes, prefixes at every level boundary, deletes that
  * uncover shorter prefixes, one prefix added and deleted many times,
- * next-hop changes), IPv4 and IPv6, single and batch lookups, and on
+ * next-hop changes), IPv4 and IPv6, single lookups and every batch this
+ * CPU can run (portable, and AVX-512 for IPv4), and on
  * every shared real table before
  * and after a tenth of its prefixes is deleted, re-added with new next
  * hops and restored. */
@@ -23,7 +24,12 @@ static void check(const void *st, const lpm_ref *ref, const lpm_fib *fib, const 
         tu_check_answer(ref, fib, &a[i], E->lookup(st, &a[i]), "poptrie (single)");
     lpm_pt_batch_portable(t, a, nh, n);
     for (size_t i = 0; i < n; i++)
-        tu_check_answer(ref, fib, &a[i], nh[i], "poptrie (batch)");
+        tu_check_answer(ref, fib, &a[i], nh[i], "poptrie (portable batch)");
+    if (t->family == LPM_AF_INET && lpm_pt_avx512_usable()) {
+        lpm_pt_batch_v4_avx512(t, a, nh, n);
+        for (size_t i = 0; i < n; i++)
+            tu_check_answer(ref, fib, &a[i], nh[i], "poptrie (AVX-512 batch)");
+    }
     free(nh);
 }
 
