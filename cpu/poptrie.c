@@ -18,18 +18,19 @@ static ALWAYS_INLINE unsigned chunk(uint64_t hi, uint64_t lo, unsigned o, unsign
 
 #define V6_K 8   /* IPv6 bits per level, 4 nodes of 64 positions */
 
-/* The leaf of the run a lookup ends in, from the bits of leafvec up to
- * and including its position: in the node for the first LPM_PT_INLINE
- * runs, else in the external array. k is -1 only for a lane that goes on
- * (its answer is never used): it reads the node's own base0 field. */
-static ALWAYS_INLINE const uint32_t *leaf_at(const uint32_t *leaves, const lpm_pt_node *n, int k)
+/* Leaf k of node n (leaves of lw bytes): in the node for the first
+ * LPM_PT_LEAF_BYTES / lw, else in the external array. k is -1 only for a
+ * lane that goes on (its answer is never used): it reads the node's own
+ * base0 field. A 16-bit leaf is sign-extended: 0xFFFF is LPM_NH_NONE. */
+static ALWAYS_INLINE uint32_t leaf_get(const void *leaves, const lpm_pt_node *n, int k, unsigned lw)
 {
     /* A select by mask, not a branch: which side a lookup takes is as
      * unpredictable as the address. */
-    uintptr_t in = (uintptr_t)n + offsetof(lpm_pt_node, leaf) + (uintptr_t)(intptr_t)k * 4;
-    uintptr_t ex = (uintptr_t)&leaves[n->base0 + (uint32_t)k - LPM_PT_INLINE];
-    uintptr_t far = -(uintptr_t)(k >= LPM_PT_INLINE);
-    return (const uint32_t *)(in ^ ((in ^ ex) & far));
+    int inl = LPM_PT_LEAF_BYTES / (int)lw;
+    uintptr_t in = (uintptr_t)n + offsetof(lpm_pt_node, leaf) + (uintptr_t)(intptr_t)k * lw;
+    uintptr_t ex = (uintptr_t)leaves + (uintptr_t)(n->base0 + (uint32_t)(k - inl)) * lw;
+    uintptr_t p = in ^ ((in ^ ex) & -(uintptr_t)(k >= inl));
+    return lw == 2 ? (uint32_t)(int32_t) * (const int16_t *)p : *(const uint32_t *)p;
 }
 
 static ALWAYS_INLINE uint32_t lookup_one(const lpm_poptrie *t, uint64_t hi, uint64_t lo)
@@ -43,7 +44,7 @@ static ALWAYS_INLINE uint32_t lookup_one(const lpm_poptrie *t, uint64_t hi, uint
         const lpm_pt_node *n = &t->nodes[x + (v >> 6)];
         uint64_t m = (2ULL << (v & 63)) - 1;
         if (!(n->vec >> (v & 63) & 1))
-            return *leaf_at(t->leaves, n, __builtin_popcountll(n->leafvec & m) - 1);
+            return leaf_get(t->leaves, n, __builtin_popcountll(n->leafvec & m) - 1, t->lw);
         x = n->base1 + ((unsigned)__builtin_popcountll(n->vec & m) - 1) * t->seg;
     }
 }
@@ -88,7 +89,8 @@ static ALWAYS_INLINE void v6_start(const lpm_poptrie *t, const lpm_addr *a, uint
     g->cnt = cnt;
 }
 
-static ALWAYS_INLINE void v6_walk(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, unsigned m, v6_group *g)
+static ALWAYS_INLINE void v6_walk(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, unsigned m, v6_group *g,
+                                  unsigned lw)
 {
     const lpm_pt_node *nodes = t->nodes;
     const uint64_t *key = (const uint64_t *)a; /* hi, lo of lane i at 2i, 2i+1 */
@@ -117,12 +119,13 @@ static ALWAYS_INLINE void v6_walk(const lpm_poptrie *t, const lpm_addr *a, uint3
     for (unsigned i = 0; i < m; i++) {
         uint32_t x = g->end[i], isnode = -(uint32_t)(x != 0);
         const lpm_pt_node *p = &nodes[x];
-        uint32_t r = *leaf_at(t->leaves, p, __builtin_popcountll(p->leafvec & ((2ULL << g->endv[i]) - 1)) - 1);
+        uint32_t r = leaf_get(t->leaves, p, __builtin_popcountll(p->leafvec & ((2ULL << g->endv[i]) - 1)) - 1, lw);
         nh[i] = (nh[i] & ~isnode) | (r & isnode);
     }
 }
 
-static ALWAYS_INLINE void batch_v6_body(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n)
+static ALWAYS_INLINE void batch_v6_body(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n,
+                                        unsigned lw)
 {
     v6_group S[2];
     size_t ng = (n + G - 1) / G;
@@ -133,7 +136,7 @@ static ALWAYS_INLINE void batch_v6_body(const lpm_poptrie *t, const lpm_addr *a,
         if (g + 1 < ng)
             v6_start(t, a + (g + 1) * G, nh + (g + 1) * G, GM(g + 1), g + 2 < ng ? a + (g + 2) * G : a,
                      g + 2 < ng ? GM(g + 2) : 0, &S[(g + 1) & 1]);
-        v6_walk(t, a + g * G, nh + g * G, GM(g), &S[g & 1]);
+        v6_walk(t, a + g * G, nh + g * G, GM(g), &S[g & 1], lw);
     }
 #undef GM
 }
@@ -144,19 +147,6 @@ static ALWAYS_INLINE void batch_v6_body(const lpm_poptrie *t, const lpm_addr *a,
  * their nodes (node 0, a blank, for entries that are leaves), pass B,
  * one group later, answers from the node or the entry by a select. The
  * few lookups that go deeper are listed and walked after the group. */
-static ALWAYS_INLINE uint32_t walk_from(const lpm_poptrie *t, uint64_t hi, uint64_t lo, uint32_t idx,
-                                        unsigned o)
-{
-    const lpm_pt_node *n = &t->nodes[idx];
-    for (;; o += 6) {
-        unsigned v = chunk(hi, lo, o, 6);
-        uint64_t m = (2ULL << v) - 1;
-        if (!(n->vec >> v & 1))
-            return *leaf_at(t->leaves, n, __builtin_popcountll(n->leafvec & m) - 1);
-        n = &t->nodes[n->base1 + (unsigned)__builtin_popcountll(n->vec & m) - 1];
-    }
-}
-
 static ALWAYS_INLINE void v4_pass_a(const lpm_poptrie *t, const lpm_addr *a, unsigned m, const lpm_addr *ahead,
                                     unsigned mahead, uint32_t *D)
 {
@@ -170,10 +160,10 @@ static ALWAYS_INLINE void v4_pass_a(const lpm_poptrie *t, const lpm_addr *a, uns
 }
 
 static ALWAYS_INLINE void v4_pass_b(const lpm_poptrie *t, const lpm_addr *a, unsigned m, const uint32_t *D,
-                                    uint32_t *nh)
+                                    uint32_t *nh, unsigned lw)
 {
     const lpm_pt_node *nodes = t->nodes;
-    const uint32_t *leaves = t->leaves;
+    const void *leaves = t->leaves;
     uint8_t deep[G];
     unsigned nd = 0;
     for (unsigned i = 0; i < m; i++) {
@@ -183,21 +173,17 @@ static ALWAYS_INLINE void v4_pass_b(const lpm_poptrie *t, const lpm_addr *a, uns
         const lpm_pt_node *p = &nodes[d & ~LPM_PT_DIR_NODE & -isnode];
         unsigned v = (unsigned)(a[i].hi >> 40) & 63;
         uint64_t msk = (2ULL << v) - 1;
-        uint32_t r = *leaf_at(leaves, p, __builtin_popcountll(p->leafvec & msk) - 1);
+        uint32_t r = leaf_get(leaves, p, __builtin_popcountll(p->leafvec & msk) - 1, lw);
         nh[i] = ((d - 1) & (isnode - 1)) | (r & -isnode);
         deep[nd] = (uint8_t)i;
         nd += isnode & (unsigned)(p->vec >> v);
     }
-    for (unsigned k = 0; k < nd; k++) {
-        unsigned i = deep[k];
-        const lpm_pt_node *p = &nodes[D[i] & ~LPM_PT_DIR_NODE];
-        unsigned v = (unsigned)(a[i].hi >> 40) & 63;
-        nh[i] = walk_from(t, a[i].hi, 0, p->base1 + (unsigned)__builtin_popcountll(p->vec & ((2ULL << v) - 1)) - 1,
-                          24);
-    }
+    for (unsigned k = 0; k < nd; k++)
+        nh[deep[k]] = lookup_one(t, a[deep[k]].hi, 0);
 }
 
-static ALWAYS_INLINE void batch_v4_body(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n)
+static ALWAYS_INLINE void batch_v4_body(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n,
+                                        unsigned lw)
 {
     uint32_t D[2][G];
     size_t ng = (n + G - 1) / G;
@@ -208,52 +194,58 @@ static ALWAYS_INLINE void batch_v4_body(const lpm_poptrie *t, const lpm_addr *a,
         if (g + 1 < ng)
             v4_pass_a(t, a + (g + 1) * G, GM(g + 1), g + 2 < ng ? a + (g + 2) * G : a, g + 2 < ng ? GM(g + 2) : 0,
                       D[(g + 1) & 1]);
-        v4_pass_b(t, a + g * G, GM(g), D[g & 1], nh + g * G);
+        v4_pass_b(t, a + g * G, GM(g), D[g & 1], nh + g * G, lw);
     }
 #undef GM
 }
 
-static void batch_v4(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n)
-{
-    batch_v4_body(t, a, nh, n);
-}
+/* The batches for each family and leaf width, plain and (where the CPU
+ * has them) with the popcount instruction and BMI2 shifts; a plain x86-64
+ * build would call a bit-twiddling popcount. */
+#define BATCHES(ATTR, SUF)                                                                          \
+    ATTR static void batch_v4_2##SUF(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n) \
+    {                                                                                               \
+        batch_v4_body(t, a, nh, n, 2);                                                              \
+    }                                                                                               \
+    ATTR static void batch_v4_4##SUF(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n) \
+    {                                                                                               \
+        batch_v4_body(t, a, nh, n, 4);                                                              \
+    }                                                                                               \
+    ATTR static void batch_v6_2##SUF(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n) \
+    {                                                                                               \
+        batch_v6_body(t, a, nh, n, 2);                                                              \
+    }                                                                                               \
+    ATTR static void batch_v6_4##SUF(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n) \
+    {                                                                                               \
+        batch_v6_body(t, a, nh, n, 4);                                                              \
+    }
 
-static void batch_v6(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n)
-{
-    batch_v6_body(t, a, nh, n);
-}
-
+BATCHES(, _plain)
 #if defined(__x86_64__) && defined(__GNUC__)
-/* The same loops with the popcount instruction (and BMI2 shifts) where the
- * CPU has them; a plain x86-64 build would call a bit-twiddling popcount. */
-__attribute__((target("popcnt,bmi,bmi2"))) static void batch_v4_popcnt(const lpm_poptrie *t, const lpm_addr *a,
-                                                                       uint32_t *nh, size_t n)
-{
-    batch_v4_body(t, a, nh, n);
-}
-
-__attribute__((target("popcnt,bmi,bmi2"))) static void batch_v6_popcnt(const lpm_poptrie *t, const lpm_addr *a,
-                                                                       uint32_t *nh, size_t n)
-{
-    batch_v6_body(t, a, nh, n);
-}
+BATCHES(__attribute__((target("popcnt,bmi,bmi2"))), _popcnt)
 #endif
 
-static lpm_pt_batch_fn portable(int family)
+static lpm_pt_batch_fn portable(const lpm_poptrie *t)
 {
+    int v4 = t->family == LPM_AF_INET, w2 = t->lw == 2;
 #if defined(__x86_64__) && defined(__GNUC__)
     if (__builtin_cpu_supports("popcnt") && __builtin_cpu_supports("bmi2"))
-        return family == LPM_AF_INET ? batch_v4_popcnt : batch_v6_popcnt;
+        return v4 ? (w2 ? batch_v4_2_popcnt : batch_v4_4_popcnt) : (w2 ? batch_v6_2_popcnt : batch_v6_4_popcnt);
 #endif
-    return family == LPM_AF_INET ? batch_v4 : batch_v6;
+    return v4 ? (w2 ? batch_v4_2_plain : batch_v4_4_plain) : (w2 ? batch_v6_2_plain : batch_v6_4_plain);
 }
 
 void lpm_pt_batch_portable(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n)
 {
-    portable(t->family)(t, a, nh, n);
+    portable(t)(t, a, nh, n);
 }
 
 /* ---- the engine ---- */
+
+static void pick(lpm_poptrie *t)
+{
+    t->batch = t->family == LPM_AF_INET && lpm_pt_avx512_usable() ? lpm_pt_batch_v4_avx512 : portable(t);
+}
 
 static void op_destroy(void *s)
 {
@@ -271,7 +263,10 @@ static int op_build(void **state, const lpm_fib *fib, lpm_err *err)
         return lpm_err_set(err, LPM_EFAIL, "out of memory");
     t->h.ops = &lpm_engine_poptrie;
     int family = fib->family ? fib->family : LPM_AF_INET;
-    int rc = lpm_pt_init(t, family, err);
+    uint32_t maxnh = 0;
+    for (size_t i = 0; i < fib->n; i++)
+        maxnh = fib->routes[i].nh > maxnh ? fib->routes[i].nh : maxnh;
+    int rc = lpm_pt_init(t, family, maxnh <= LPM_PT_NH16_MAX ? 2 : 4, err);
     for (size_t i = 0; i < fib->n && !rc; i++) {
         uint32_t old;
         if (fib->routes[i].nh >= 0x7FFFFFFFu)
@@ -285,7 +280,7 @@ static int op_build(void **state, const lpm_fib *fib, lpm_err *err)
         op_destroy(t);
         return rc;
     }
-    t->batch = family == LPM_AF_INET && lpm_pt_avx512_usable() ? lpm_pt_batch_v4_avx512 : portable(family);
+    pick(t);
     memset(&t->h.cost, 0, sizeof t->h.cost);
     *state = t;
     return LPM_OK;
@@ -327,6 +322,14 @@ static int op_add(void *s, const lpm_prefix *p, uint32_t nh, lpm_err *err)
         return lpm_err_set(err, LPM_EFAIL, "out of memory");
     if (old == nh)
         return LPM_OK;
+    if (t->lw == 2 && nh > LPM_PT_NH16_MAX) {
+        /* A next hop 16-bit leaves cannot hold: rebuild with 32-bit ones. */
+        lpm_pt_release_lookup(t);
+        if ((rc = lpm_pt_init(t, t->family, 4, err)) == LPM_OK)
+            rc = lpm_pt_apply(t, NULL, err);
+        pick(t);
+        return rc;
+    }
     lpm_pt_change ch = { p->addr, p->len };
     return lpm_pt_apply(t, &ch, err);
 }

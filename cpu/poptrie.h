@@ -7,10 +7,13 @@
  * contiguous (from base1), so a popcount of `vec` below the key's position
  * indexes them; a popcount of `leafvec` indexes its leaves. Leaves are
  * leaf-pushed next hops; runs of equal leaves are stored once. A node is
- * one 64-byte cache line that carries its first ten leaves itself (the
- * rest, for nodes with more runs, in a separate leaf array), so a lookup
- * reads one line per level and usually no other. A subtree whose prefixes
- * all carry the next hop it inherits is a leaf, not a node.
+ * one 64-byte cache line that carries its first leaves itself (the rest,
+ * for nodes with more runs, in a separate leaf array), so a lookup reads
+ * one line per level and usually no other. Leaves are 16-bit (20 inline)
+ * while every next hop is below 32767, else 32-bit (10 inline); an update
+ * that brings a larger one rebuilds the trie with 32-bit leaves. A subtree
+ * whose prefixes all carry the next hop it inherits is a leaf, not a
+ * node.
  *
  * IPv4 levels take 6 bits (18, 24, 30). IPv6 levels take 8 bits (16, 24,
  * ..., 120: a /32 ends on the second level, a /48 on the fourth): a level
@@ -30,14 +33,18 @@
 
 #define LPM_PT_DIR_NODE 0x80000000u  /* direct entry: node index follows */
 
-#define LPM_PT_INLINE 10   /* leaves kept in the node */
+#define LPM_PT_LEAF_BYTES 40   /* leaves kept in the node: 10 of 32 bits or 20 of 16 */
+#define LPM_PT_NH16_MAX 0x7FFE /* 16-bit leaves hold next hops up to this; 0xFFFF: none */
 
 typedef struct lpm_pt_node {
     uint64_t vec;      /* bit j: position j has a child node */
     uint64_t leafvec;  /* bit j: a run of leaves starts at position j */
     uint32_t base1;    /* first child */
-    uint32_t base0;    /* leaf k >= LPM_PT_INLINE is leaves[base0 + k - LPM_PT_INLINE] */
-    uint32_t leaf[LPM_PT_INLINE];
+    uint32_t base0;    /* leaf k >= inl is leaf k - inl of the external block at base0 */
+    union {
+        uint32_t leaf[LPM_PT_LEAF_BYTES / 4];
+        uint16_t leaf16[LPM_PT_LEAF_BYTES / 2];
+    };
 } __attribute__((aligned(64))) lpm_pt_node;
 
 typedef struct lpm_poptrie lpm_poptrie;
@@ -52,7 +59,8 @@ struct lpm_poptrie {
      * route), so a leaf answers with one subtraction. */
     uint32_t *dir;
     lpm_pt_node *nodes;
-    uint32_t *leaves;
+    unsigned lw, inl;         /* leaf width in bytes (2 or 4), leaves inline */
+    void *leaves;             /* external leaves, lw bytes each */
     uint32_t nused, ncap, lused, lcap;   /* pool tops and sizes (elements) */
     uint32_t nfree[1025], lfree[65];     /* free blocks by size, 0: none */
     size_t nfree_elems, lfree_elems;
@@ -75,9 +83,11 @@ void lpm_pt_batch_portable(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh
 int lpm_pt_avx512_usable(void);
 void lpm_pt_batch_v4_avx512(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n);
 
-/* Allocates the pools and direct array of an empty trie. */
-int lpm_pt_init(lpm_poptrie *t, int family, lpm_err *err);
+/* Allocates the pools and direct array of an empty trie with leaves of lw
+ * bytes (the control-plane trie is kept across a re-init). */
+int lpm_pt_init(lpm_poptrie *t, int family, unsigned lw, lpm_err *err);
 void lpm_pt_release(lpm_poptrie *t);
+void lpm_pt_release_lookup(lpm_poptrie *t);
 
 /* Recomputes the direct entries (and the nodes below them) that a change
  * can reach, from the control-plane trie; ch NULL rebuilds everything. */

@@ -37,13 +37,16 @@ static inline void pass_a(const lpm_poptrie *t, const lpm_addr *a, unsigned m, c
     }
 }
 
-/* Eight lanes: a[0..8), direct entries D[0..8), answers nh[0..8). */
+/* Eight lanes: a[0..8), direct entries D[0..8), answers nh[0..8); leaves
+ * of lw bytes (a 16-bit one is read as the low half of a 32-bit word and
+ * sign-extended: the pools keep a spare element at the end for that). */
 static inline __attribute__((always_inline)) AVX512 void pass_b8(const lpm_poptrie *t, const lpm_addr *a,
-                                                                 const uint32_t *D, uint32_t *nh)
+                                                                 const uint32_t *D, uint32_t *nh, unsigned lw)
 {
     const __m512i pick_hi = _mm512_set_epi64(14, 12, 10, 8, 6, 4, 2, 0);
     const __m512i one = _mm512_set1_epi64(1), two = _mm512_set1_epi64(2), n63 = _mm512_set1_epi64(63);
-    const __m512i ninl = _mm512_set1_epi64(LPM_PT_INLINE);
+    const __m512i ninl = _mm512_set1_epi64(LPM_PT_LEAF_BYTES / lw);
+    const int lsh = lw == 2 ? 1 : 2;
     const char *nodes = (const char *)t->nodes;
     __m256i d = _mm256_loadu_si256((const __m256i *)D);
     __mmask8 k = _mm256_movepi32_mask(d);
@@ -58,20 +61,24 @@ static inline __attribute__((always_inline)) AVX512 void pass_b8(const lpm_poptr
     __m512i lk = _mm512_sub_epi64(_mm512_popcnt_epi64(_mm512_and_si512(lvec, msk)), one);
     __mmask8 deep = _mm512_mask_test_epi64_mask(k, _mm512_srlv_epi64(vec, v), one);
     __mmask8 end = (__mmask8)(k & ~deep), inl = _mm512_mask_cmplt_epi64_mask(end, lk, ninl);
-    __m256i res = _mm256_sub_epi32(d, _mm256_set1_epi32(1));
-    res = _mm512_mask_i64gather_epi32(res, inl, _mm512_add_epi64(off, _mm512_slli_epi64(lk, 2)), nodes + 24, 1);
+    __m256i leaf = _mm512_mask_i64gather_epi32(_mm256_setzero_si256(), inl,
+                                               _mm512_add_epi64(off, _mm512_slli_epi64(lk, lsh)), nodes + 24, 1);
     __mmask8 far = (__mmask8)(end & ~inl);
     if (far) {
         __m512i b0 = _mm512_cvtepu32_epi64(_mm512_mask_i64gather_epi32(_mm256_setzero_si256(), far, off, nodes + 20, 1));
-        res = _mm512_mask_i64gather_epi32(res, far, _mm512_sub_epi64(_mm512_add_epi64(b0, lk), ninl),
-                                          (const void *)t->leaves, 4);
+        __m512i li = _mm512_slli_epi64(_mm512_sub_epi64(_mm512_add_epi64(b0, lk), ninl), lsh);
+        leaf = _mm512_mask_i64gather_epi32(leaf, far, li, t->leaves, 1);
     }
+    if (lw == 2)
+        leaf = _mm256_srai_epi32(_mm256_slli_epi32(leaf, 16), 16);
+    __m256i res = _mm256_mask_blend_epi32(end, _mm256_sub_epi32(d, _mm256_set1_epi32(1)), leaf);
     _mm256_storeu_si256((__m256i *)nh, res);
     for (unsigned g = deep; g; g &= g - 1)
         nh[__builtin_ctz(g)] = lpm_pt_lookup(t, &a[__builtin_ctz(g)]);
 }
 
-AVX512 void lpm_pt_batch_v4_avx512(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n)
+static inline __attribute__((always_inline)) AVX512 void batch(const lpm_poptrie *t, const lpm_addr *a,
+                                                               uint32_t *nh, size_t n, unsigned lw)
 {
     uint32_t D[2][GRP];
     size_t ng = n / GRP;
@@ -82,10 +89,18 @@ AVX512 void lpm_pt_batch_v4_avx512(const lpm_poptrie *t, const lpm_addr *a, uint
             pass_a(t, a + (g + 1) * GRP, GRP, g + 2 < ng ? a + (g + 2) * GRP : a, g + 2 < ng ? GRP : 0,
                    D[(g + 1) & 1]);
         for (unsigned i = 0; i < GRP; i += 8)
-            pass_b8(t, a + g * GRP + i, D[g & 1] + i, nh + g * GRP + i);
+            pass_b8(t, a + g * GRP + i, D[g & 1] + i, nh + g * GRP + i, lw);
     }
     for (size_t i = ng * GRP; i < n; i++)
         nh[i] = lpm_pt_lookup(t, &a[i]);
+}
+
+AVX512 void lpm_pt_batch_v4_avx512(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n)
+{
+    if (t->lw == 2)
+        batch(t, a, nh, n, 2);
+    else
+        batch(t, a, nh, n, 4);
 }
 
 #else

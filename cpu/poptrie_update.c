@@ -42,7 +42,9 @@ static int grow(void **p, uint32_t *cap, size_t need, size_t elem)
     return LPM_OK;
 }
 
-/* k contiguous nodes (1..64); UINT32_MAX when out of memory. */
+/* k contiguous nodes (1..1024); UINT32_MAX when out of memory. The pools
+ * keep one spare element at the end: the AVX-512 batch reads a 16-bit
+ * leaf as the low half of a 32-bit word. */
 static uint32_t nodes_alloc(lpm_poptrie *t, unsigned k)
 {
     uint32_t i = t->nfree[k];
@@ -51,7 +53,7 @@ static uint32_t nodes_alloc(lpm_poptrie *t, unsigned k)
         t->nfree_elems -= k;
         return i;
     }
-    if (grow((void **)&t->nodes, &t->ncap, (size_t)t->nused + k, NODE_BYTES))
+    if (grow((void **)&t->nodes, &t->ncap, (size_t)t->nused + k + 1, NODE_BYTES))
         return UINT32_MAX;
     i = t->nused;
     t->nused += k;
@@ -66,15 +68,28 @@ static void nodes_release(lpm_poptrie *t, uint32_t i, unsigned k)
     t->h.cost.nodes_freed += k;
 }
 
+/* Free blocks of leaves are chained through their first 4 bytes: 16-bit
+ * blocks are allocated in pairs of leaves. */
+static unsigned leaf_block(const lpm_poptrie *t, unsigned k)
+{
+    return t->lw == 2 ? (k + 1) & ~1u : k;
+}
+
+static uint32_t *leaf_link(lpm_poptrie *t, uint32_t i)
+{
+    return (uint32_t *)((char *)t->leaves + (size_t)i * t->lw);
+}
+
 static uint32_t leaves_alloc(lpm_poptrie *t, unsigned k)
 {
+    k = leaf_block(t, k);
     uint32_t i = t->lfree[k];
     if (i) {
-        t->lfree[k] = t->leaves[i];
+        t->lfree[k] = *leaf_link(t, i);
         t->lfree_elems -= k;
         return i;
     }
-    if (grow((void **)&t->leaves, &t->lcap, (size_t)t->lused + k, sizeof(uint32_t)))
+    if (grow(&t->leaves, &t->lcap, (size_t)t->lused + k + 2, t->lw))
         return UINT32_MAX;
     i = t->lused;
     t->lused += k;
@@ -85,34 +100,48 @@ static void leaves_release(lpm_poptrie *t, uint32_t i, unsigned k)
 {
     if (!k)
         return;
-    t->leaves[i] = t->lfree[k];
+    k = leaf_block(t, k);
+    *leaf_link(t, i) = t->lfree[k];
     t->lfree[k] = i;
     t->lfree_elems += k;
 }
 
-int lpm_pt_init(lpm_poptrie *t, int family, lpm_err *err)
+int lpm_pt_init(lpm_poptrie *t, int family, unsigned lw, lpm_err *err)
 {
     t->family = family;
+    t->lw = lw;
+    t->inl = LPM_PT_LEAF_BYTES / lw;
     t->s = family == LPM_AF_INET ? 18 : 16;
     t->k = family == LPM_AF_INET ? 6 : 8;
     t->seg = 1u << (t->k - 6);
     t->dir = lpm_cpu_big_alloc(((size_t)1 << t->s) * sizeof *t->dir);
     /* leaves[0] is a pad, so an empty external block (index 0) is never
      * a real one. */
-    if (!t->dir || lpm_ptrib_init(&t->rib) || leaves_alloc(t, 1) != 0 || nodes_alloc(t, 1) != 0)
+    if (!t->dir || (!t->rib.n && lpm_ptrib_init(&t->rib)) || leaves_alloc(t, 1) != 0 || nodes_alloc(t, 1) != 0)
         return lpm_err_set(err, LPM_EFAIL, "out of memory");
-    t->leaves[0] = LPM_NH_NONE;
     /* Node 0 is a blank that the IPv4 batch reads for lookups the direct
      * array answers (instead of branching around the node step). */
     memset(&t->nodes[0], 0, sizeof t->nodes[0]);
     return LPM_OK;
 }
 
-void lpm_pt_release(lpm_poptrie *t)
+void lpm_pt_release_lookup(lpm_poptrie *t)
 {
     lpm_cpu_big_free(t->dir, ((size_t)1 << t->s) * sizeof *t->dir);
     lpm_cpu_big_free(t->nodes, (size_t)t->ncap * sizeof *t->nodes);
-    lpm_cpu_big_free(t->leaves, (size_t)t->lcap * sizeof *t->leaves);
+    lpm_cpu_big_free(t->leaves, (size_t)t->lcap * t->lw);
+    t->dir = NULL;
+    t->nodes = NULL;
+    t->leaves = NULL;
+    t->nused = t->ncap = t->lused = t->lcap = 0;
+    memset(t->nfree, 0, sizeof t->nfree);
+    memset(t->lfree, 0, sizeof t->lfree);
+    t->nfree_elems = t->lfree_elems = 0;
+}
+
+void lpm_pt_release(lpm_poptrie *t)
+{
+    lpm_pt_release_lookup(t);
     lpm_ptrib_free(&t->rib);
 }
 
@@ -178,10 +207,10 @@ static int reaches(const lpm_pt_change *ch, unsigned o, unsigned k, unsigned j, 
 }
 
 /* Leaves a node keeps in the external array. */
-static unsigned ext_leaves(const lpm_pt_node *n)
+static unsigned ext_leaves(const lpm_poptrie *t, const lpm_pt_node *n)
 {
     unsigned nl = (unsigned)__builtin_popcountll(n->leafvec);
-    return nl > LPM_PT_INLINE ? nl - LPM_PT_INLINE : 0;
+    return nl > t->inl ? nl - t->inl : 0;
 }
 
 /* Children of the level node whose 64-position nodes are n[0..seg). */
@@ -202,7 +231,7 @@ static void free_subtree(lpm_poptrie *t, uint32_t slot)
     if (nc)
         nodes_release(t, base, nc * seg);
     for (unsigned q = 0; q < seg; q++)
-        leaves_release(t, t->nodes[slot + q].base0, ext_leaves(&t->nodes[slot + q]));
+        leaves_release(t, t->nodes[slot + q].base0, ext_leaves(t, &t->nodes[slot + q]));
 }
 
 static int node_update(lpm_poptrie *t, uint32_t slot, int had_old, uint32_t r, unsigned o, uint32_t nh,
@@ -210,11 +239,12 @@ static int node_update(lpm_poptrie *t, uint32_t slot, int had_old, uint32_t r, u
 
 /* Leaves of one 64-position node (positions j0..j0+63 of the scan): runs
  * of equal next hops over the positions without a child; the first
- * LPM_PT_INLINE in the node, the rest in an external block (kept when
+ * t->inl in the node, the rest in an external block (kept when
  * unchanged). */
 static int node_leaves(lpm_poptrie *t, const lpm_pt_node *old, const pt_scan *sc, unsigned j0, lpm_pt_node *n)
 {
     uint32_t vals[64];
+    uint16_t v16[64];
     unsigned nl = 0;
     n->leafvec = 0;
     for (unsigned j = 0; j < 64; j++) {
@@ -222,27 +252,30 @@ static int node_leaves(lpm_poptrie *t, const lpm_pt_node *old, const pt_scan *sc
             continue;
         if (!nl || vals[nl - 1] != sc->nh[j0 + j]) {
             n->leafvec |= 1ULL << j;
+            v16[nl] = (uint16_t)sc->nh[j0 + j]; /* LPM_NH_NONE: 0xFFFF */
             vals[nl++] = sc->nh[j0 + j];
         }
     }
-    unsigned in = nl < LPM_PT_INLINE ? nl : LPM_PT_INLINE, ext = nl - in;
-    memcpy(n->leaf, vals, in * sizeof *vals);
+    const void *src = t->lw == 2 ? (const void *)v16 : (const void *)vals;
+    unsigned in = nl < t->inl ? nl : t->inl, ext = nl - in, lw = t->lw;
+    memcpy(n->leaf, src, in * lw);
     t->h.cost.entries_set += in;
-    t->h.cost.bytes_written += in * sizeof *vals;
+    t->h.cost.bytes_written += in * lw;
     n->base0 = 0;
-    if (ext && old && ext_leaves(old) == ext && !memcmp(&t->leaves[old->base0], vals + in, ext * sizeof *vals)) {
+    if (ext && old && ext_leaves(t, old) == ext &&
+        !memcmp((char *)t->leaves + (size_t)old->base0 * lw, (const char *)src + in * lw, ext * lw)) {
         n->base0 = old->base0;
         return LPM_OK;
     }
     if (ext) {
         if ((n->base0 = leaves_alloc(t, ext)) == UINT32_MAX)
             return LPM_EFAIL;
-        memcpy(&t->leaves[n->base0], vals + in, ext * sizeof *vals);
+        memcpy((char *)t->leaves + (size_t)n->base0 * lw, (const char *)src + in * lw, ext * lw);
         t->h.cost.entries_set += ext;
-        t->h.cost.bytes_written += ext * sizeof *vals;
+        t->h.cost.bytes_written += ext * lw;
     }
     if (old)
-        leaves_release(t, old->base0, ext_leaves(old));
+        leaves_release(t, old->base0, ext_leaves(t, old));
     return LPM_OK;
 }
 

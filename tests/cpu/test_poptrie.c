@@ -54,12 +54,12 @@ static lpm_prefix pfx(const char *s)
     return p;
 }
 
-/* An empty table of the family with next hops n0..n15 interned. */
-static void empty_fib(lpm_fib *f, int family)
+/* An empty table of the family with next hops n0..n(count-1) interned. */
+static void empty_fib(lpm_fib *f, int family, int count)
 {
     lpm_fib_init(f);
     f->family = family;
-    for (int i = 0; i < 16; i++) {
+    for (int i = 0; i < count; i++) {
         char nm[8];
         int k = snprintf(nm, sizeof nm, "n%d", i);
         lpm_nhtab_intern(&f->nh, nm, (size_t)k);
@@ -80,10 +80,13 @@ static const char *v6_edges[] = {
 
 /* Adds the list in random orders and deletes it again, longest first
  * and shortest first, checking every prefix's edges after each step: each
- * delete uncovers the next shorter prefix. */
+ * delete uncovers the next shorter prefix. Next hops below 16 (16-bit
+ * leaves) and, in the second pair of runs, above 32767 (32-bit leaves:
+ * the first such add rebuilds the trie). */
 START_TEST(test_edges_nested)
 {
-    int family = _i ? LPM_AF_INET6 : LPM_AF_INET;
+    int family = _i & 1 ? LPM_AF_INET6 : LPM_AF_INET;
+    uint32_t nhbase = _i >= 2 ? 40000 : 0;
     const char **s = family == LPM_AF_INET ? v4_edges : v6_edges;
     size_t np = family == LPM_AF_INET ? sizeof v4_edges / sizeof *s : sizeof v6_edges / sizeof *s;
     lpm_prefix p[32];
@@ -93,7 +96,7 @@ START_TEST(test_edges_nested)
     lpm_rng_seed(&r, 91 + (uint64_t)_i);
     for (int round = 0; round < 6; round++) {
         lpm_fib f;
-        empty_fib(&f, family);
+        empty_fib(&f, family, (int)nhbase + 16);
         lpm_err err;
         void *st;
         ck_assert_int_eq(E->build(&st, &f, &err), 0);
@@ -107,7 +110,7 @@ START_TEST(test_edges_nested)
             ord[j] = t;
         }
         for (size_t i = 0; i < np; i++) {
-            uint32_t nh = (uint32_t)lpm_rng_below(&r, 16);
+            uint32_t nh = (uint32_t)lpm_rng_below(&r, 16) + (i ? nhbase : 0);
             ck_assert_int_eq(E->add(st, &p[ord[i]], nh, &err), 0);
             ck_assert_int_eq(lpm_ref_add(ref, &p[ord[i]], nh), 0);
             check_prefixes(st, ref, &f, p, np, &r);
@@ -142,7 +145,7 @@ START_TEST(test_add_delete_add)
                          "2001:db8:4000::/34" };
     const char **s = family == LPM_AF_INET ? v4 : v6;
     lpm_fib f;
-    empty_fib(&f, family);
+    empty_fib(&f, family, 40001);
     lpm_err err;
     void *st;
     ck_assert_int_eq(E->build(&st, &f, &err), 0);
@@ -161,9 +164,11 @@ START_TEST(test_add_delete_add)
         const lpm_prefix *q = &p[1 + it % 5];
         if (q == &p[3])
             q = &p[2];
-        uint32_t nh = 2 + (uint32_t)(it % 13);
+        /* From iteration 200 on a next hop 16-bit leaves cannot hold. */
+        uint32_t nh = 2 + (uint32_t)(it % 13) + (it >= 200 ? 39000 : 0);
         ck_assert_int_eq(E->add(st, q, nh, &err), 0);
         lpm_ref_add(ref, q, nh);
+        ck_assert_uint_eq(((const lpm_poptrie *)st)->lw, it >= 200 ? 4 : 2);
         check_prefixes(st, ref, &f, p, 6, &r);
         ck_assert_int_eq(E->add(st, q, nh + 1, &err), 0); /* next-hop change */
         lpm_ref_add(ref, q, nh + 1);
@@ -187,7 +192,7 @@ END_TEST
 START_TEST(test_refusals)
 {
     lpm_fib f;
-    empty_fib(&f, LPM_AF_INET);
+    empty_fib(&f, LPM_AF_INET, 16);
     lpm_err err;
     void *st;
     ck_assert_int_eq(E->build(&st, &f, &err), 0);
@@ -263,7 +268,7 @@ int main(void)
 {
     Suite *s = suite_create("cpu_poptrie");
     TCase *t = tcase_create("poptrie");
-    tcase_add_loop_test(t, test_edges_nested, 0, 2);
+    tcase_add_loop_test(t, test_edges_nested, 0, 4);
     tcase_add_loop_test(t, test_add_delete_add, 0, 2);
     tcase_add_test(t, test_refusals);
     tcase_add_loop_test(t, test_real_tables, 0, (int)tu_ntables);
