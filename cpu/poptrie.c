@@ -244,7 +244,10 @@ void lpm_pt_batch_portable(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh
 
 static void pick(lpm_poptrie *t)
 {
-    t->batch = t->family == LPM_AF_INET && lpm_pt_avx512_usable() ? lpm_pt_batch_v4_avx512 : portable(t);
+    if (lpm_pt_avx512_usable())
+        t->batch = t->family == LPM_AF_INET ? lpm_pt_batch_v4_avx512 : lpm_pt_batch_v6_avx512;
+    else
+        t->batch = portable(t);
 }
 
 static void op_destroy(void *s)

@@ -77,11 +77,12 @@ typedef struct lpm_pt_change {
 /* One lookup. */
 uint32_t lpm_pt_lookup(const lpm_poptrie *t, const lpm_addr *a);
 /* The batch lookup in C (with the popcount instruction where the CPU has
- * it, chosen at run time), and the IPv4 one with AVX-512
- * (poptrie_avx512.c), which builds install where lpm_pt_avx512_usable(). */
+ * it, chosen at run time), and the ones with AVX-512 (poptrie_avx512.c),
+ * which builds install where lpm_pt_avx512_usable(). */
 void lpm_pt_batch_portable(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n);
 int lpm_pt_avx512_usable(void);
 void lpm_pt_batch_v4_avx512(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n);
+void lpm_pt_batch_v6_avx512(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n);
 
 /* Allocates the pools and direct array of an empty trie with leaves of lw
  * bytes (the control-plane trie is kept across a re-init). */

@@ -2,7 +2,7 @@
  * route, host routes, prefixes at every level boundary, deletes that
  * uncover shorter prefixes, one prefix added and deleted many times,
  * next-hop changes), IPv4 and IPv6, single lookups and every batch this
- * CPU can run (portable, and AVX-512 for IPv4), and on
+ * CPU can run (portable and AVX-512), and on
  * every shared real table before
  * and after a tenth of its prefixes is deleted, re-added with new next
  * hops and restored. */
@@ -25,8 +25,8 @@ static void check(const void *st, const lpm_ref *ref, const lpm_fib *fib, const 
     lpm_pt_batch_portable(t, a, nh, n);
     for (size_t i = 0; i < n; i++)
         tu_check_answer(ref, fib, &a[i], nh[i], "poptrie (portable batch)");
-    if (t->family == LPM_AF_INET && lpm_pt_avx512_usable()) {
-        lpm_pt_batch_v4_avx512(t, a, nh, n);
+    if (lpm_pt_avx512_usable()) {
+        (t->family == LPM_AF_INET ? lpm_pt_batch_v4_avx512 : lpm_pt_batch_v6_avx512)(t, a, nh, n);
         for (size_t i = 0; i < n; i++)
             tu_check_answer(ref, fib, &a[i], nh[i], "poptrie (AVX-512 batch)");
     }
