@@ -29,6 +29,8 @@ EXTRA_LIBS :=
 MODULE_CFLAGS :=
 LINK    := $(CC)
 -include $(wildcard $(addsuffix /module.mk,$(MODULES)))
+# Not a module: its sources are harnesses, built by `make fuzz` and the replay test.
+include fuzz/fuzz.mk
 
 SRCS     := $(filter-out $(SKIP_SRCS),$(foreach m,$(MODULES),$(wildcard $(m)/*.c)))
 OBJS     := $(SRCS:%.c=$(BUILD)/%.o)
@@ -41,7 +43,7 @@ TEST_BINS   := $(TEST_SRCS:%.c=$(BUILD)/%)
 TEST_COMMON := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/common/*.c))
 
 .SECONDARY:
-.PHONY: all deps demo test test-run test-asan bench clean unit
+.PHONY: all deps demo test test-run test-asan test-cluster bench report clean unit
 
 all: $(BIN) lpmpipe
 
@@ -84,6 +86,17 @@ test-asan: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) $(ASAN_VARS) all unit
 	@$(MAKE) --no-print-directory $(ASAN_VARS) test-run
 
+# The experiment sweeps of reports/ (docs/cli-report.md): figures and
+# build/report/html/index.html. REPORT_LONG=1 adds reports/long/.
+report: deps
+	@$(MAKE) --no-print-directory -j$(JOBS) all
+	@scripts/report.sh $(BIN)
+
+# The Slurm array of a report sweep on a one-node cluster started here.
+test-cluster: deps
+	@$(MAKE) --no-print-directory -j$(JOBS) all
+	@BUILD=$(BUILD) TESTS=e2e/report_slurm tests/run.sh
+
 bench: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) all
 	@scripts/bench.sh $(BIN)
@@ -91,6 +104,6 @@ bench: deps
 unit: $(TEST_BINS)
 
 clean:
-	rm -rf build build-asan lpmpipe
+	rm -rf build build-asan build-fuzz lpmpipe
 
 -include $(OBJS:.o=.d) $(TEST_COMMON:.o=.d)

@@ -14,7 +14,8 @@ static const char *cmd = "update";
 static void help(FILE *fp)
 {
     fprintf(fp,
-            "usage: lpmpipe update --image IMG --updates U [-o IMG2] [--bubbles FILE] [--json]\n"
+            "usage: lpmpipe update --image IMG --updates U [-o IMG2] [--bubbles FILE]\n"
+            "                      [--rebalance-at F] [--peer ADDR] [--json]\n"
             "\n"
             "Applies announce/withdraw updates to the image offline: changed words are\n"
             "placed in head room and become writes (stage, address, word) packed into\n"
@@ -26,7 +27,8 @@ static void help(FILE *fp)
             "  --image IMG          the pipeline image (it holds its table)\n"
             "  --updates U          update trace: '[time] a|w prefix [nexthop]' lines\n"
             "  -o IMG2              write the updated image\n"
-            "  --bubbles FILE       write the bubble stream ('-': standard output)\n"
+            "  --bubbles FILE       write the bubble stream ('-': standard output; the\n"
+            "                       report then goes to standard error)\n"
             "  --rebalance-at F     rebuild when fullest/mean grows past F times its value\n"
             "                       after the last build (default 1.10; 0: never)\n"
             "  --peer ADDR          bgpdump update traces: this peer's updates\n"
@@ -54,12 +56,12 @@ static void bubble_lines(FILE *fp, const lpm_write *w, const lpm_bubble *b, size
     }
 }
 
-static void report(const lpm_upd_stats *s, const lpm_image *img, double secs, int json)
+static void report(FILE *fp, const lpm_upd_stats *s, const lpm_image *img, double secs, int json)
 {
     double ups = secs > 0 ? (double)s->updates / secs : 0;
     size_t eff = s->updates - s->noops;
     if (json) {
-        printf("{\"updates\":%zu,\"announces\":%zu,\"withdraws\":%zu,\"noops\":%zu,\"writes\":%zu,\"bubbles\":%zu,"
+        fprintf(fp, "{\"updates\":%zu,\"announces\":%zu,\"withdraws\":%zu,\"noops\":%zu,\"writes\":%zu,\"bubbles\":%zu,"
                "\"writes_per_update\":%.4f,\"bubbles_per_update\":%.4f,\"max_writes\":%zu,\"max_bubbles\":%zu,"
                "\"blocks_added\":%zu,\"rebuilds\":%zu,\"rebuild_headroom\":%zu,\"rebuild_stages\":%zu,"
                "\"rebuild_nh_bits\":%zu,\"rebuild_balance\":%zu,\"seconds\":%.6f,\"updates_per_s\":%.0f,"
@@ -69,23 +71,23 @@ static void report(const lpm_upd_stats *s, const lpm_image *img, double secs, in
                s->blocks_added, s->rebuilds, s->rebuild_why[LPM_REBUILD_HEADROOM], s->rebuild_why[LPM_REBUILD_STAGES],
                s->rebuild_why[LPM_REBUILD_NH_BITS], s->rebuild_why[LPM_REBUILD_BALANCE], secs, ups, s->dit_writes);
         for (unsigned i = 0; i < lpm_image_stages(img); i++)
-            printf("%s%zu", i ? "," : "", s->stage_writes[i]);
-        printf("]}\n");
+            fprintf(fp, "%s%zu", i ? "," : "", s->stage_writes[i]);
+        fprintf(fp, "]}\n");
         return;
     }
-    printf("%-26s %zu (%zu announce, %zu withdraw, %zu no-op)\n", "updates", s->updates, s->announces, s->withdraws,
+    fprintf(fp, "%-26s %zu (%zu announce, %zu withdraw, %zu no-op)\n", "updates", s->updates, s->announces, s->withdraws,
            s->noops);
-    printf("%-26s %zu writes, %zu bubbles; per effective update %.3f writes, %.3f bubbles (max %zu, %zu)\n",
+    fprintf(fp, "%-26s %zu writes, %zu bubbles; per effective update %.3f writes, %.3f bubbles (max %zu, %zu)\n",
            "writes", s->writes, s->bubbles, eff ? (double)s->writes / eff : 0, eff ? (double)s->bubbles / eff : 0,
            s->max_writes, s->max_bubbles);
-    printf("%-26s %zu\n", "blocks added (head room)", s->blocks_added);
-    printf("%-26s %zu (head room %zu, stages %zu, nh bits %zu, balance %zu)\n", "rebuilds", s->rebuilds,
+    fprintf(fp, "%-26s %zu\n", "blocks added (head room)", s->blocks_added);
+    fprintf(fp, "%-26s %zu (head room %zu, stages %zu, nh bits %zu, balance %zu)\n", "rebuilds", s->rebuilds,
            s->rebuild_why[LPM_REBUILD_HEADROOM], s->rebuild_why[LPM_REBUILD_STAGES],
            s->rebuild_why[LPM_REBUILD_NH_BITS], s->rebuild_why[LPM_REBUILD_BALANCE]);
-    printf("%-26s %.3f s, %.0f updates/s\n", "offline compile", secs, ups);
-    printf("%5s %10s\n%5s %10zu\n", "stage", "writes", "DIT", s->dit_writes);
+    fprintf(fp, "%-26s %.3f s, %.0f updates/s\n", "offline compile", secs, ups);
+    fprintf(fp, "%5s %10s\n%5s %10zu\n", "stage", "writes", "DIT", s->dit_writes);
     for (unsigned i = 0; i < lpm_image_stages(img); i++)
-        printf("%5u %10zu\n", i, s->stage_writes[i]);
+        fprintf(fp, "%5u %10zu\n", i, s->stage_writes[i]);
 }
 
 int lpm_cmd_update(int argc, char **argv)
@@ -106,7 +108,7 @@ int lpm_cmd_update(int argc, char **argv)
     lpm_upd_opts uo = { 1.10 };
     int json = 0, c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "ho:", lo, NULL)) != -1) {
+    while ((c = lpm_cli_getopt(cmd, argc, argv, "ho:", lo)) != -1) {
         switch (c) {
         case O_IMAGE: image = optarg; break;
         case O_UPDATES: updates = optarg; break;
@@ -132,6 +134,10 @@ int lpm_cmd_update(int argc, char **argv)
     }
     if (!image || !updates) {
         lpm_cli_error(cmd, "--image and --updates are required");
+        return 2;
+    }
+    if (bubbles && outp && !strcmp(bubbles, "-") && !strcmp(outp, "-")) {
+        lpm_cli_error(cmd, "-o - and --bubbles - cannot both write to standard output");
         return 2;
     }
     lpm_err err;
@@ -161,12 +167,14 @@ int lpm_cmd_update(int argc, char **argv)
         goto out;
     }
     if (bubbles) {
-        if (!(bf = lpm_cli_open_out(cmd, bubbles))) {
-            rc = 1;
+        if (!(bf = lpm_cli_open_out(cmd, bubbles, &rc)))
             goto out;
-        }
         fprintf(bf, "# lpmpipe bubbles v1: IPv%d %s, %u stages, word %u bits, DIT entry %u bits\n", img->family,
                 img->ring ? "ring" : "linear", img->stages, img->word_bits, img->dit_bits);
+        /* What the readers check against the image they are given. */
+        fprintf(bf, "H bubbles=1 family=%d arch=%s stages=%u x=%u word_bits=%u dit_bits=%u image_crc=%08x\n",
+                img->family, img->ring ? "ring" : "linear", img->stages, img->x, img->word_bits, img->dit_bits,
+                (unsigned)lpm_image_file_crc(img));
     }
     double secs = 0;
     size_t bubble_no = 0;
@@ -209,8 +217,9 @@ int lpm_cmd_update(int argc, char **argv)
             goto out;
         }
     }
+    /* The report goes where the image and the bubbles do not. */
     if (!outp || strcmp(outp, "-"))
-        report(lpm_upd_get_stats(u), lpm_upd_image(u), secs, json);
+        report(bubbles && !strcmp(bubbles, "-") ? stderr : stdout, lpm_upd_get_stats(u), lpm_upd_image(u), secs, json);
     if (fflush(stdout))
         rc = 1;
 out:

@@ -37,7 +37,9 @@ enum lpm_map_kind {
     LPM_MAP_RING_ADAPT,    /* adaptive CAMP: tall subtrees split, child subtries jump */
     LPM_MAP_LEVEL,         /* linear: stage = block level */
     LPM_MAP_HEIGHT,        /* linear: stage from the block's height */
-    LPM_MAP_BALANCED       /* linear: per-stage strides minimising the fullest stage */
+    LPM_MAP_BALANCED,      /* linear: per-stage strides minimising the fullest stage */
+    LPM_MAP_RING_SPLIT,    /* ring: pieces of H levels placed a short jump after their parent */
+    LPM_MAP_LINEAR_SPLIT   /* linear: pieces of H levels placed to balance the stages */
 };
 
 typedef struct lpm_image lpm_image;
@@ -68,6 +70,9 @@ uint32_t lpm_image_stage_used(const lpm_image *img, unsigned stage); /* words in
 unsigned lpm_image_dit_bits(const lpm_image *img);
 uint64_t lpm_image_dit_entry(const lpm_image *img, uint32_t index);
 int lpm_image_map_kind(const lpm_image *img);            /* enum lpm_map_kind */
+/* The CRC-32 trailer of the file the image was loaded from (what a bubble
+ * file's header names); 0 for an image built or cloned in memory. */
+uint32_t lpm_image_file_crc(const lpm_image *img);
 
 /* Field widths and decoding of a node word (layout in docs/image-format.md). */
 typedef struct lpm_word_fmt {
