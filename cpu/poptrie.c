@@ -355,7 +355,7 @@ static size_t op_memory(const void *s)
 {
     const lpm_poptrie *t = s;
     return ((size_t)1 << t->s) * sizeof *t->dir + (t->nused - t->nfree_elems) * sizeof(lpm_pt_node) +
-           (t->lused - t->lfree_elems) * sizeof(uint32_t);
+           (t->lused - t->lfree_elems) * t->lw;
 }
 
 const lpm_engine_ops lpm_engine_poptrie = {

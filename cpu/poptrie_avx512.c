@@ -37,11 +37,23 @@ static inline void pass_a(const lpm_poptrie *t, const lpm_addr *a, unsigned m, c
     }
 }
 
-/* Eight lanes: a[0..8), direct entries D[0..8), answers nh[0..8); leaves
- * of lw bytes (a 16-bit one is read as the low half of a 32-bit word and
- * sign-extended: the pools keep a spare element at the end for that). */
+/* Lanes whose leaf lies in the external array (a node with more runs
+ * than it holds inline): pass B notes where and prefetches the line, and
+ * the leaf is read one group later, so that miss overlaps the next
+ * group's work instead of stalling this one. */
+typedef struct far_list {
+    uint32_t off[GRP + 8];   /* byte offset of the leaf in t->leaves */
+    uint32_t lane[GRP + 8];  /* lane in the group */
+    unsigned n;
+} far_list;
+
+/* Eight lanes: a[0..8), direct entries D[0..8), answers nh[0..8) (lane
+ * numbers from base in the group); leaves of lw bytes (a 16-bit one is
+ * read as the low half of a 32-bit word and sign-extended: the pools keep
+ * a spare element at the end for that). */
 static inline __attribute__((always_inline)) AVX512 void pass_b8(const lpm_poptrie *t, const lpm_addr *a,
-                                                                 const uint32_t *D, uint32_t *nh, unsigned lw)
+                                                                 const uint32_t *D, uint32_t *nh, unsigned lw,
+                                                                 unsigned base, far_list *F)
 {
     const __m512i pick_hi = _mm512_set_epi64(14, 12, 10, 8, 6, 4, 2, 0);
     const __m512i one = _mm512_set1_epi64(1), two = _mm512_set1_epi64(2), n63 = _mm512_set1_epi64(63);
@@ -64,11 +76,15 @@ static inline __attribute__((always_inline)) AVX512 void pass_b8(const lpm_poptr
     __m256i leaf = _mm512_mask_i64gather_epi32(_mm256_setzero_si256(), inl,
                                                _mm512_add_epi64(off, _mm512_slli_epi64(lk, lsh)), nodes + 24, 1);
     __mmask8 far = (__mmask8)(end & ~inl);
-    if (far) {
-        __m512i b0 = _mm512_cvtepu32_epi64(_mm512_mask_i64gather_epi32(_mm256_setzero_si256(), far, off, nodes + 20, 1));
-        __m512i li = _mm512_slli_epi64(_mm512_sub_epi64(_mm512_add_epi64(b0, lk), ninl), lsh);
-        leaf = _mm512_mask_i64gather_epi32(leaf, far, li, t->leaves, 1);
-    }
+    /* Compressed in registers, stored whole (the list has room for 8
+     * more): a compress straight to memory is slow on Zen 4. */
+    __m512i b0 = _mm512_cvtepu32_epi64(_mm512_mask_i64gather_epi32(_mm256_setzero_si256(), far, off, nodes + 20, 1));
+    __m512i li = _mm512_slli_epi64(_mm512_sub_epi64(_mm512_add_epi64(b0, lk), ninl), lsh);
+    _mm256_storeu_si256((__m256i *)&F->off[F->n], _mm256_maskz_compress_epi32(far, _mm512_cvtepi64_epi32(li)));
+    _mm256_storeu_si256((__m256i *)&F->lane[F->n],
+                        _mm256_maskz_compress_epi32(far, _mm256_add_epi32(_mm256_set1_epi32((int)base),
+                                                                          _mm256_set_epi32(7, 6, 5, 4, 3, 2, 1, 0))));
+    F->n += (unsigned)__builtin_popcount(far);
     if (lw == 2)
         leaf = _mm256_srai_epi32(_mm256_slli_epi32(leaf, 16), 16);
     __m256i res = _mm256_mask_blend_epi32(end, _mm256_sub_epi32(d, _mm256_set1_epi32(1)), leaf);
@@ -77,20 +93,41 @@ static inline __attribute__((always_inline)) AVX512 void pass_b8(const lpm_poptr
         nh[__builtin_ctz(g)] = lpm_pt_lookup(t, &a[__builtin_ctz(g)]);
 }
 
+/* The external leaves pass B noted for a group (nh: the group's answers). */
+static inline __attribute__((always_inline)) void pass_c(const lpm_poptrie *t, const far_list *F, uint32_t *nh,
+                                                         unsigned lw)
+{
+    const char *leaves = t->leaves;
+    for (unsigned i = 0; i < F->n; i++)
+        nh[F->lane[i]] = lw == 2 ? (uint32_t)(int32_t) * (const int16_t *)(leaves + F->off[i])
+                                 : *(const uint32_t *)(leaves + F->off[i]);
+}
+
 static inline __attribute__((always_inline)) AVX512 void batch(const lpm_poptrie *t, const lpm_addr *a,
                                                                uint32_t *nh, size_t n, unsigned lw)
 {
     uint32_t D[2][GRP];
+    far_list F[2];
     size_t ng = n / GRP;
+    const char *leaves = t->leaves;
+    F[0].n = F[1].n = 0;
     if (ng)
         pass_a(t, a, GRP, a, 0, D[0]);
     for (size_t g = 0; g < ng; g++) {
+        far_list *f = &F[g & 1];
         if (g + 1 < ng)
             pass_a(t, a + (g + 1) * GRP, GRP, g + 2 < ng ? a + (g + 2) * GRP : a, g + 2 < ng ? GRP : 0,
                    D[(g + 1) & 1]);
+        f->n = 0;
         for (unsigned i = 0; i < GRP; i += 8)
-            pass_b8(t, a + g * GRP + i, D[g & 1] + i, nh + g * GRP + i, lw);
+            pass_b8(t, a + g * GRP + i, D[g & 1] + i, nh + g * GRP + i, lw, i, f);
+        for (unsigned i = 0; i < f->n; i++)
+            __builtin_prefetch(leaves + f->off[i]);
+        if (g)
+            pass_c(t, &F[(g - 1) & 1], nh + (g - 1) * GRP, lw);
     }
+    if (ng)
+        pass_c(t, &F[(ng - 1) & 1], nh + (ng - 1) * GRP, lw);
     for (size_t i = ng * GRP; i < n; i++)
         nh[i] = lpm_pt_lookup(t, &a[i]);
 }
