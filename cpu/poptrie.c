@@ -147,18 +147,6 @@ static ALWAYS_INLINE void batch_v6_body(const lpm_poptrie *t, const lpm_addr *a,
  * their nodes (node 0, a blank, for entries that are leaves), pass B,
  * one group later, answers from the node or the entry by a select. The
  * few lookups that go deeper are listed and walked after the group. */
-static ALWAYS_INLINE void v4_pass_a(const lpm_poptrie *t, const lpm_addr *a, unsigned m, const lpm_addr *ahead,
-                                    unsigned mahead, uint32_t *D)
-{
-    for (unsigned i = 0; i < m; i++) {
-        if (i < mahead)
-            __builtin_prefetch(&t->dir[ahead[i].hi >> 46]);
-        uint32_t d = t->dir[a[i].hi >> 46];
-        D[i] = d;
-        __builtin_prefetch(&t->nodes[d & ~LPM_PT_DIR_NODE & -(d >> 31)]);
-    }
-}
-
 static ALWAYS_INLINE void v4_pass_b(const lpm_poptrie *t, const lpm_addr *a, unsigned m, const uint32_t *D,
                                     uint32_t *nh, unsigned lw)
 {
@@ -189,10 +177,10 @@ static ALWAYS_INLINE void batch_v4_body(const lpm_poptrie *t, const lpm_addr *a,
     size_t ng = (n + G - 1) / G;
 #define GM(g) ((unsigned)(n - (g) * G < G ? n - (g) * G : G))
     if (ng)
-        v4_pass_a(t, a, GM(0), a, 0, D[0]);
+        lpm_pt_v4_pass_a(t, a, GM(0), a, 0, D[0]);
     for (size_t g = 0; g < ng; g++) {
         if (g + 1 < ng)
-            v4_pass_a(t, a + (g + 1) * G, GM(g + 1), g + 2 < ng ? a + (g + 2) * G : a, g + 2 < ng ? GM(g + 2) : 0,
+            lpm_pt_v4_pass_a(t, a + (g + 1) * G, GM(g + 1), g + 2 < ng ? a + (g + 2) * G : a, g + 2 < ng ? GM(g + 2) : 0,
                       D[(g + 1) & 1]);
         v4_pass_b(t, a + g * G, GM(g), D[g & 1], nh + g * G, lw);
     }

@@ -84,6 +84,23 @@ int lpm_pt_avx512_usable(void);
 void lpm_pt_batch_v4_avx512(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n);
 void lpm_pt_batch_v6_avx512(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n);
 
+/* IPv4 batch pass A (poptrie.c and poptrie_avx512.c): reads the direct
+ * entries of a group of m addresses into D and prefetches their first
+ * nodes (node 0, a blank, for entries that are leaves), and prefetches the
+ * direct entries of the next group (ahead, mahead addresses). */
+static inline __attribute__((always_inline)) void lpm_pt_v4_pass_a(const lpm_poptrie *t, const lpm_addr *a,
+                                                                   unsigned m, const lpm_addr *ahead,
+                                                                   unsigned mahead, uint32_t *D)
+{
+    for (unsigned i = 0; i < m; i++) {
+        if (i < mahead)
+            __builtin_prefetch(&t->dir[ahead[i].hi >> 46]);
+        uint32_t d = t->dir[a[i].hi >> 46];
+        D[i] = d;
+        __builtin_prefetch(&t->nodes[d & ~LPM_PT_DIR_NODE & -(d >> 31)]);
+    }
+}
+
 /* Allocates the pools and direct array of an empty trie with leaves of lw
  * bytes (the control-plane trie is kept across a re-init). */
 int lpm_pt_init(lpm_poptrie *t, int family, unsigned lw, lpm_err *err);

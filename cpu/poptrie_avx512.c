@@ -25,18 +25,6 @@ int lpm_pt_avx512_usable(void)
            __builtin_cpu_supports("avx512vpopcntdq");
 }
 
-static inline void pass_a(const lpm_poptrie *t, const lpm_addr *a, unsigned m, const lpm_addr *ahead,
-                          unsigned mahead, uint32_t *D)
-{
-    for (unsigned i = 0; i < m; i++) {
-        if (i < mahead)
-            __builtin_prefetch(&t->dir[ahead[i].hi >> 46]);
-        uint32_t d = t->dir[a[i].hi >> 46];
-        D[i] = d;
-        __builtin_prefetch(&t->nodes[d & ~LPM_PT_DIR_NODE & -(d >> 31)]);
-    }
-}
-
 /* Lanes whose leaf lies in the external array (a node with more runs
  * than it holds inline): pass B notes where and prefetches the line, and
  * the leaf is read one group later, so that miss overlaps the next
@@ -112,11 +100,11 @@ static inline __attribute__((always_inline)) AVX512 void batch(const lpm_poptrie
     const char *leaves = t->leaves;
     F[0].n = F[1].n = 0;
     if (ng)
-        pass_a(t, a, GRP, a, 0, D[0]);
+        lpm_pt_v4_pass_a(t, a, GRP, a, 0, D[0]);
     for (size_t g = 0; g < ng; g++) {
         far_list *f = &F[g & 1];
         if (g + 1 < ng)
-            pass_a(t, a + (g + 1) * GRP, GRP, g + 2 < ng ? a + (g + 2) * GRP : a, g + 2 < ng ? GRP : 0,
+            lpm_pt_v4_pass_a(t, a + (g + 1) * GRP, GRP, g + 2 < ng ? a + (g + 2) * GRP : a, g + 2 < ng ? GRP : 0,
                    D[(g + 1) & 1]);
         f->n = 0;
         for (unsigned i = 0; i < GRP; i += 8)
