@@ -84,6 +84,7 @@ static ALWAYS_INLINE void v6_start(const lpm_poptrie *t, const lpm_addr *a, uint
         g->idx[0][cnt] = x;
         g->lane[0][cnt] = (uint8_t)i;
         g->end[i] = x;
+        g->endv[i] = 0; /* read (and masked out) for lanes the direct array answered */
         cnt += isnode;
     }
     g->cnt = cnt;
