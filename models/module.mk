@@ -1,0 +1,20 @@
+# models/: the SystemC models (C++17 on libsystemc-dev), built when SystemC
+# is installed (pkg-config systemc); otherwise models/model_none.c stands in
+# and `lpmpipe model` says so. The C++ stays behind models/model.h.
+MODELS_HAVE_SYSTEMC := $(shell pkg-config --exists systemc 2>/dev/null && echo yes)
+ifneq ($(MODELS_HAVE_SYSTEMC),)
+MODELS_CXXFLAGS := -std=c++17 -DSC_CPLUSPLUS=201703L $(OPT) -g -Wall -Wextra -Werror -MMD -MP $(SAN) \
+	$(shell pkg-config --cflags systemc)
+MODELS_OBJS := $(patsubst %.cpp,$(BUILD)/%.o,$(wildcard models/*.cpp))
+EXTRA_OBJS += $(MODELS_OBJS)
+SKIP_SRCS += models/model_none.c
+EXTRA_LIBS += $(shell pkg-config --libs systemc) -lstdc++
+# A pattern rule, so it never becomes the Makefile's default goal.
+$(BUILD)/models/%.o: models/%.cpp
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CXX  $<")
+	$(Q)$(CXX) $(MODELS_CXXFLAGS) -c $< -o $@
+-include $(MODELS_OBJS:.o=.d)
+else
+$(info models: SystemC not found: the SystemC models are left out (scripts/deps.sh installs libsystemc-dev))
+endif
