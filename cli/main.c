@@ -25,7 +25,7 @@ static const struct {
     { "bench", lpm_cmd_bench, "lookup engines side by side: speed, memory, updates" },
     { "model", lpm_cmd_model, "SystemC models: cycle-accurate model, TLM-2.0 line card" },
     { "names", lpm_cmd_names, "NDN name tables and name lookup engines" },
-    { "report", NULL, "experiment reports (tables, plots, HTML)" },
+    { "report", lpm_cmd_report, "experiment sweeps: run, merge, render figures and HTML (reports/)" },
 };
 
 /* Only what this binary can do: commands left out of the build are not listed. */
