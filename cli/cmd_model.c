@@ -14,12 +14,12 @@
 #include "../sim/sim_source.h"
 #include "../sim/walk_image.h"
 
-static void help_pipeline(FILE *fp, const char *sub)
+void lpm_model_help(FILE *fp, const char *sub)
 {
     fprintf(fp,
             "usage: lpmpipe model %s --image IMG (--trace F | --gen KIND [--count N] [--seed S])\n"
             "                  [--queue Q] [--issue-width W] [--rob R] [--hop-cycles D] [--ports P]\n"
-            "                  [--result-ready F] [--updates BUBBLES [--ignore-image-crc]\n"
+            "                  [--result-ready F] [--load L] [--updates BUBBLES [--ignore-image-crc]\n"
             "                  [--update-rate U] [--clock-mhz F]]%s\n"
             "\n",
             sub,
@@ -42,6 +42,7 @@ static void help_pipeline(FILE *fp, const char *sub)
             "  --queue Q --issue-width W --rob R   as lpmpipe sim (default 16, 1, 0)\n"
             "  --hop-cycles D --ports P   the cycle rules (default 2, 1)\n"
             "  --result-ready F    D >= 2: fraction of cycles the result port is ready\n"
+            "  --load L            offered requests per cycle (default: continuous backlog)\n"
             "  --updates BUBBLES   bubble file (lpmpipe update --bubbles), checked against the image\n"
             "  --ignore-image-crc  apply a bubble file made for another image\n"
             "  --update-rate U     updates per second (default: all at once)\n"
@@ -71,7 +72,8 @@ int lpm_model_opts_parse(const char *cmd, int argc, char **argv, lpm_model_opts 
 {
     enum {
         O_IMAGE = LPM_OPT_FIRST_FREE, O_TRACE, O_GEN, O_COUNT, O_SEED, O_QUEUE, O_WIDTH, O_ROB, O_HOP, O_PORTS,
-        O_READY, O_UPD, O_ICRC, O_URATE, O_CLOCK, O_MUT, O_CLOG, O_RES, O_JSON
+        O_READY, O_UPD, O_ICRC, O_URATE, O_CLOCK, O_MUT, O_CLOG, O_RES, O_JSON, O_LOAD, O_ENGINE, O_RATE, O_FIFO,
+        O_CTX
     };
     static const struct option lo[] = {
         { "image", required_argument, 0, O_IMAGE },       { "trace", required_argument, 0, O_TRACE },
@@ -84,13 +86,19 @@ int lpm_model_opts_parse(const char *cmd, int argc, char **argv, lpm_model_opts 
         { "clock-mhz", required_argument, 0, O_CLOCK },   { "mutate", required_argument, 0, O_MUT },
         { "cycle-log", required_argument, 0, O_CLOG },    { "results", required_argument, 0, O_RES },
         { "json", no_argument, 0, O_JSON },               { "help", no_argument, 0, 'h' },
+        { "load", required_argument, 0, O_LOAD },         { "engine", required_argument, 0, O_ENGINE },
+        { "rate-mpps", required_argument, 0, O_RATE },    { "fifo", required_argument, 0, O_FIFO },
+        { "contexts", required_argument, 0, O_CTX },
         { 0, 0, 0, 0 },
     };
     memset(o, 0, sizeof *o);
     lpm_model_cfg_default(&o->mc);
     o->count = 10000;
     o->seed = 1;
-    int c, verify = !strcmp(cmd, "model verify");
+    o->rate_mpps = 148.8;
+    o->fifo = 64;
+    o->contexts = 64;
+    int c, verify = !strcmp(cmd, "model verify"), lc = !strcmp(cmd, "model linecard");
     lpm_err err;
     optind = 1;
     while ((c = lpm_cli_getopt(cmd, argc, argv, "h", lo)) != -1) {
@@ -119,8 +127,27 @@ int lpm_model_opts_parse(const char *cmd, int argc, char **argv, lpm_model_opts 
         case O_CLOG: o->clog = optarg; break;
         case O_RES: o->results = optarg; break;
         case O_JSON: o->json = 1; break;
-        case 'h': help_pipeline(stdout, cmd + 6); return -1;
+        case O_LOAD: if (lpm_cli_double(cmd, "--load", optarg, 1e-9, 64.0, &o->mc.load)) return 2; break;
+        case O_ENGINE:
+            if (strcmp(optarg, "cycle") && strcmp(optarg, "fast")) {
+                lpm_cli_error(cmd, "--engine: '%s' is not cycle or fast", optarg);
+                return 2;
+            }
+            o->fast = !strcmp(optarg, "fast");
+            break;
+        case O_RATE: if (lpm_cli_double(cmd, "--rate-mpps", optarg, 1e-6, 1e6, &o->rate_mpps)) return 2; break;
+        case O_FIFO: if (lpm_cli_uint(cmd, "--fifo", optarg, 1, 1u << 20, &o->fifo)) return 2; break;
+        case O_CTX: if (lpm_cli_uint(cmd, "--contexts", optarg, 1, 4096, &o->contexts)) return 2; break;
+        case 'h': return -1;
         default: return lpm_cli_usage_error(cmd);
+        }
+        if (!lc && c >= O_ENGINE && c <= O_CTX) {
+            lpm_cli_error(cmd, "--engine, --rate-mpps, --fifo and --contexts go with model linecard");
+            return 2;
+        }
+        if (lc && (c == O_CLOG || c == O_RES || c == O_LOAD || c == O_READY)) {
+            lpm_cli_error(cmd, "--cycle-log, --results, --load and --result-ready go with model run and verify");
+            return 2;
         }
     }
     if (optind < argc) {
@@ -276,6 +303,8 @@ static int cmd_run(int argc, char **argv)
     const char *cmd = "model run";
     lpm_model_opts o;
     int rc = lpm_model_opts_parse(cmd, argc, argv, &o);
+    if (rc < 0)
+        lpm_model_help(stdout, "run");
     if (rc)
         return rc < 0 ? 0 : rc;
     lpm_err err;
@@ -352,8 +381,10 @@ int lpm_cmd_model(int argc, char **argv)
         fn = cmd_run;
     else if (!strcmp(argv[1], "verify"))
         fn = lpm_cmd_model_verify;
+    else if (!strcmp(argv[1], "linecard"))
+        fn = lpm_cmd_model_linecard;
     if (!fn) {
-        lpm_cli_error("model", "unknown subcommand '%s' (run, verify)", argv[1]);
+        lpm_cli_error("model", "unknown subcommand '%s' (run, verify, linecard)", argv[1]);
         return 2;
     }
     if (!lpm_model_built()) {

@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "../models/model.h"
 #include "../sim/bubble_file.h"
@@ -14,9 +15,15 @@ typedef struct lpm_model_opts {
     int kind, ignore_crc, json;
     double urate;
     lpm_model_cfg mc;
+    /* model linecard */
+    int fast;
+    double rate_mpps;
+    unsigned fifo, contexts;
 } lpm_model_opts;
 
-/* 0, 2 after a message, or -1 after --help (exit 0). */
+/* The usage and options of model run, verify or linecard. */
+void lpm_model_help(FILE *fp, const char *sub);
+/* 0, 2 after a message, or -1 for --help (the caller prints it, exit 0). */
 int lpm_model_opts_parse(const char *cmd, int argc, char **argv, lpm_model_opts *o);
 
 typedef struct lpm_model_keys {
@@ -34,5 +41,8 @@ typedef struct lpm_model_results {
     size_t n, cap;
 } lpm_model_results;
 int lpm_model_results_grow(lpm_model_results *r, const lpm_sim_result *x);
+
+/* model linecard (cmd_model_linecard.c) */
+int lpm_cmd_model_linecard(int argc, char **argv);
 
 #endif

@@ -37,6 +37,7 @@ static int run_sim(const lpm_model_opts *o, lpm_image *img, lpm_model_keys *k, l
     cfg.width = o->mc.width;
     cfg.rob = o->mc.rob;
     cfg.result_ready = o->mc.result_ready;
+    cfg.load = o->mc.load;
     cfg.cycle_log = log;
     lpm_sim *s = NULL;
     int rc = lpm_sim_new(&s, &w, &cfg, err);
@@ -191,6 +192,8 @@ int lpm_cmd_model_verify(int argc, char **argv)
 {
     lpm_model_opts o;
     int rc = lpm_model_opts_parse(cmd, argc, argv, &o);
+    if (rc < 0)
+        lpm_model_help(stdout, "verify");
     if (rc)
         return rc < 0 ? 0 : rc;
     lpm_err err;

@@ -178,12 +178,16 @@ int DitWindow::take_one(bool bubble_ok)
     }
     if (src_done)
         return 0;
+    if (c->load > 0 && (double)t < (double)next_id / c->load)
+        return 0; // --load L: request i arrives at the first cycle t >= i / L
     lpm_addr key;
     int got = c->io.src(c->io.src_ctx, &key, &c->err);
     if (got < 0) {
         c->fail(LPM_EINPUT);
         return -1;
     }
+    if (got == LPM_MODEL_NOT_YET)
+        return 0;
     if (got == 0) {
         src_done = true;
         return 0;
@@ -220,7 +224,7 @@ void DitWindow::refill()
         }
         if (got == 0)
             bsrc_done = true;
-        else
+        else if (got == 1)
             have_pending = true;
     }
     bool bubble_ok = true;
@@ -487,7 +491,10 @@ void Sequencer::run()
         c->cycle++;
         bool busy = c->live || res->rl_live || res->rob_head < res->rob_alloc;
         if (c->rc || (dw->src_done && !busy)) {
-            sc_stop();
+            c->finished = true;
+            c->done_ev.notify(SC_ZERO_TIME);
+            if (c->stop_at_end || c->rc)
+                sc_stop();
             return;
         }
         wait(); // the next rising edge
@@ -508,6 +515,7 @@ Pipeline::Pipeline(sc_module_name nm, lpm_image *img, const lpm_model_cfg *cfg, 
     c.ring = lpm_image_is_ring(img);
     c.mutate = cfg->mutate;
     c.ready_thr = lpm_sim_ready_threshold(cfg->result_ready);
+    c.load = cfg->load;
     c.img = img;
     c.io = *io;
     for (unsigned s = 0; s < c.N; s++) {

@@ -45,6 +45,10 @@ struct Ctx {
     uint64_t cycle = 0;
     uint64_t live = 0;        // items in the window, queues, stages, hop registers
     uint64_t lookups = 0, bubbles = 0;
+    double load = 0;          // --load: offered requests per cycle (0: backlog)
+    bool stop_at_end = true;  // sc_stop() when the run is over (false: inside a larger model)
+    bool finished = false;
+    sc_event done_ev;         // notified when the run is over
     int rc = LPM_OK;
     lpm_err err{};
     sc_event phase[8];        // phase[1..7] = steps 1..7

@@ -40,6 +40,8 @@ int lpm_model_cfg_check(const lpm_model_cfg *c, const lpm_image *img, lpm_err *e
         return lpm_err_set(err, LPM_EINPUT, "result ready fraction %g: must be in (0, 1]", c->result_ready);
     if (c->hop == 1 && c->result_ready < 1.0)
         return lpm_err_set(err, LPM_EINPUT, "result back-pressure is a rule of hop cycles 2 or more");
+    if (!(c->load >= 0.0 && c->load <= 64.0))
+        return lpm_err_set(err, LPM_EINPUT, "load %g: must be in [0, 64] requests per cycle", c->load);
     if (!(c->clock_mhz > 0.0 && c->clock_mhz <= 1e6))
         return lpm_err_set(err, LPM_EINPUT, "clock %g MHz: must be in (0, 1e6]", c->clock_mhz);
     return LPM_OK;

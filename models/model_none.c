@@ -16,3 +16,18 @@ int lpm_model_run(lpm_image *img, const lpm_model_cfg *cfg, const lpm_model_io *
     (void)st;
     return lpm_err_set(err, LPM_ENODEV, "this binary was built without SystemC (scripts/deps.sh installs libsystemc-dev)");
 }
+
+int lpm_linecard_run(lpm_image *img, const lpm_linecard_cfg *cfg, const lpm_addr *keys, size_t n,
+                     const lpm_linecard_update *upd, size_t nupd, const lpm_image *check, lpm_linecard_report *rep,
+                     lpm_err *err)
+{
+    (void)img;
+    (void)cfg;
+    (void)keys;
+    (void)n;
+    (void)upd;
+    (void)nupd;
+    (void)check;
+    (void)rep;
+    return lpm_err_set(err, LPM_ENODEV, "this binary was built without SystemC (scripts/deps.sh installs libsystemc-dev)");
+}

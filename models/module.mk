@@ -3,7 +3,7 @@
 # and `lpmpipe model` says so. The C++ stays behind models/model.h.
 MODELS_HAVE_SYSTEMC := $(shell pkg-config --exists systemc 2>/dev/null && echo yes)
 ifneq ($(MODELS_HAVE_SYSTEMC),)
-MODELS_CXXFLAGS := -std=c++17 -DSC_CPLUSPLUS=201703L $(OPT) -g -Wall -Wextra -Werror -MMD -MP $(SAN) \
+MODELS_CXXFLAGS := -std=c++17 -DSC_CPLUSPLUS=201703L -DSC_INCLUDE_DYNAMIC_PROCESSES $(OPT) -g -Wall -Wextra -Werror -MMD -MP $(SAN) \
 	$(shell pkg-config --cflags systemc)
 MODELS_OBJS := $(patsubst %.cpp,$(BUILD)/%.o,$(wildcard models/*.cpp))
 EXTRA_OBJS += $(MODELS_OBJS)

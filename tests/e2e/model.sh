@@ -105,6 +105,31 @@ done
 "$BIN" model run --image "$W/tr.lpi" --trace "$W/tiny.trace" | grep -q '2000 answers checked, 0 mismatches' ||
   bad "model run: answers not checked against the interpreter"
 
+# the TLM line card, both engines: every packet answered or dropped, every
+# answer checked; over the saturated rate the FIFO drops and both engines
+# agree on the throughput (the fast one is calibrated from cycle runs)
+for eng in cycle fast; do
+  out=$("$BIN" model linecard --image "$W/tr.lpi" --trace "$W/tiny.trace" --engine $eng --rate-mpps 40 --json) ||
+    bad "linecard $eng: exit $?"
+  echo "linecard $eng 40 Mpps: $out"
+  echo "$out" | grep -q '"answered":2000,"dropped":0,' || bad "linecard $eng at 40 Mpps: $out"
+  echo "$out" | grep -q '"checked":2000,"mismatches":0' || bad "linecard $eng: answers not all checked: $out"
+  out=$("$BIN" model linecard --image "$W/tr.lpi" --trace "$W/tiny.trace" --engine $eng --rate-mpps 400 --json) ||
+    bad "linecard $eng 400 Mpps: exit $?"
+  echo "linecard $eng 400 Mpps: $out"
+  echo "$out" | grep -q '"dropped":0,' && bad "linecard $eng: 2 lookups per clock offered, nothing dropped: $out"
+  echo "$out" | grep -q '"need_lookups_per_clock":2.0000,' || bad "linecard $eng: lookups per clock: $out"
+  out=$("$BIN" model linecard --image "$W/tr.lpi" --trace "$W/tiny.trace" --engine $eng --rate-mpps 40 \
+    --updates "$W/tr.bub" --update-rate 20000000 --json) || bad "linecard $eng with updates: exit $?"
+  echo "$out" | grep -q '"bubbles":0,' && bad "linecard $eng: no bubble went through the socket: $out"
+done
+"$BIN" model linecard --image "$W/tr.lpi" --trace "$W/tiny.trace" --updates "$W/tr.bub" 2>/dev/null
+[ $? -eq 2 ] || bad "linecard --updates without --update-rate not refused"
+"$BIN" model linecard --image "$W/tr.lpi" --trace "$W/tiny.trace" --engine warp 2>/dev/null
+[ $? -eq 2 ] || bad "linecard --engine warp not refused"
+"$BIN" model run --image "$W/tr.lpi" --trace "$W/tiny.trace" --fifo 3 2>/dev/null
+[ $? -eq 2 ] || bad "model run --fifo not refused"
+
 # bad usage: exit 2 with a reason
 "$BIN" model verify --image "$W/tr.lpi" 2>/dev/null; [ $? -eq 2 ] || bad "verify without stimulus not refused"
 "$BIN" model verify --image "$W/tr.lpi" --trace "$W/tiny.trace" --mutate nonsense 2>/dev/null; [ $? -eq 2 ] ||
