@@ -135,7 +135,7 @@ int lpm_model_opts_parse(const char *cmd, int argc, char **argv, lpm_model_opts 
             }
             o->fast = !strcmp(optarg, "fast");
             break;
-        case O_RATE: if (lpm_cli_double(cmd, "--rate-mpps", optarg, 1e-6, 1e6, &o->rate_mpps)) return 2; break;
+        case O_RATE: if (lpm_cli_double(cmd, "--rate-mpps", optarg, 0.0, 1e6, &o->rate_mpps)) return 2; break;
         case O_FIFO: if (lpm_cli_uint(cmd, "--fifo", optarg, 1, 1u << 20, &o->fifo)) return 2; break;
         case O_CTX: if (lpm_cli_uint(cmd, "--contexts", optarg, 1, 4096, &o->contexts)) return 2; break;
         case 'h': return -1;

@@ -29,7 +29,9 @@ static void help(FILE *fp)
             "                      interpreter answers with a latency calibrated from cycle\n"
             "                      runs of this pipeline and these requests (default cycle)\n"
             "  --rate-mpps R       offered packets per second, in millions (default 148.8:\n"
-            "                      100 GbE with minimum-size frames)\n"
+            "                      100 GbE with minimum-size frames); 0: back to back, each\n"
+            "                      context sends its next lookup when the last is answered,\n"
+            "                      loosely timed with a quantum keeper (the engine's own pace)\n"
             "  --clock-mhz F       the engine's clock (default 200)\n"
             "  --fifo N            input FIFO entries (default 64)\n"
             "  --contexts K        lookups in flight at once (default 64)\n"
@@ -107,10 +109,16 @@ static void report(const lpm_model_opts *o, const lpm_linecard_report *r, const 
         printf("}\n");
         return;
     }
-    printf("line card: %" PRIu64 " packets at %.6g Mpps into a %u-entry FIFO, %u lookups in flight; engine %s\n"
-           "  (D %u, P %u, Q %u, W %u, R %u at %.6g MHz): the engine must sustain %.3f lookups per clock\n",
-           r->offered, o->rate_mpps, o->fifo, o->contexts, o->fast ? "fast (loosely timed)" : "cycle-accurate", m->hop,
-           m->ports, m->queue, m->width, m->rob, m->clock_mhz, r->need_per_clock);
+    if (o->rate_mpps > 0)
+        printf("line card: %" PRIu64 " packets at %.6g Mpps into a %u-entry FIFO, %u lookups in flight; engine %s\n"
+               "  (D %u, P %u, Q %u, W %u, R %u at %.6g MHz): the engine must sustain %.3f lookups per clock\n",
+               r->offered, o->rate_mpps, o->fifo, o->contexts, o->fast ? "fast (loosely timed)" : "cycle-accurate",
+               m->hop, m->ports, m->queue, m->width, m->rob, m->clock_mhz, r->need_per_clock);
+    else
+        printf("line card: %" PRIu64 " lookups back to back from %u contexts (quantum 1 us); engine %s\n"
+               "  (D %u, P %u, Q %u, W %u, R %u at %.6g MHz): it sustained %.3f lookups per clock\n",
+               r->offered, o->contexts, o->fast ? "fast (loosely timed)" : "cycle-accurate", m->hop, m->ports, m->queue,
+               m->width, m->rob, m->clock_mhz, r->need_per_clock);
     if (cal)
         printf("  calibration: saturated LPC %.3f, %u load points from cycle runs\n", cal->lpc_max, cal->n);
     printf("answered     %" PRIu64 " (%.2f M lookups/s over %.3f us simulated)\n", r->answered, r->lookups_per_s / 1e6,

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <ctime>
 #include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/tlm_quantumkeeper.h>
 
 #include "tlm_engine.h"
 
@@ -43,9 +44,15 @@ SC_MODULE(LineCard) {
              size_t nu, const lpm_image *chk, int fam)
         : sc_module(nm), socket("socket"), cfg(c), keys(k), n(nk), upd(u), nupd(nu), check(chk), family(fam)
     {
-        SC_THREAD(source);
-        for (unsigned i = 0; i < cfg->contexts; i++)
-            sc_spawn(sc_bind(&LineCard::context, this), sc_gen_unique_name("context"));
+        if (cfg->rate_pps > 0) {
+            SC_THREAD(source);
+            for (unsigned i = 0; i < cfg->contexts; i++)
+                sc_spawn(sc_bind(&LineCard::context, this), sc_gen_unique_name("context"));
+        } else {
+            tlm::tlm_global_quantum::instance().set(sc_time(1, SC_US));
+            for (unsigned i = 0; i < cfg->contexts; i++)
+                sc_spawn(sc_bind(&LineCard::back_to_back, this, i), sc_gen_unique_name("context"));
+        }
         running = cfg->contexts;
         if (nupd && cfg->update_rate > 0)
             SC_THREAD(updater);
@@ -71,14 +78,15 @@ SC_MODULE(LineCard) {
         fifo_ev.notify(SC_ZERO_TIME);
     }
 
-    void lookup(const Packet &pk)
+    // Sends one lookup; returns its answer. delay: the caller's local time
+    // offset in, the offset at the answer out.
+    uint32_t send(tlm::tlm_generic_payload &p, size_t i, sc_time &delay)
     {
         unsigned char data[16] = { 0 };
-        const lpm_addr &a = keys[pk.i];
+        const lpm_addr &a = keys[i];
         unsigned len = family == LPM_AF_INET ? 4 : 16;
         for (unsigned b = 0; b < len; b++)
             data[b] = (unsigned char)((b < 8 ? a.hi >> (56 - 8 * b) : a.lo >> (56 - 8 * (b - 8))) & 0xff);
-        tlm::tlm_generic_payload p;
         p.set_command(tlm::TLM_READ_COMMAND);
         p.set_address(0);
         p.set_data_ptr(data);
@@ -87,23 +95,63 @@ SC_MODULE(LineCard) {
         p.set_byte_enable_ptr(nullptr);
         p.set_dmi_allowed(false);
         p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-        sc_time delay = SC_ZERO_TIME;
         socket->b_transport(p, delay);
-        wait(delay); // loosely timed: synchronise at once (one lookup per context)
         if (p.is_response_error())
             SC_REPORT_ERROR("linecard", "the engine refused a lookup");
         uint32_t nh;
         memcpy(&nh, data, sizeof nh);
-        lat_ns.push_back((sc_time_stamp() - pk.arrival).to_seconds() * 1e9);
-        last = sc_time_stamp();
         if (check) {
             checked++;
             mismatches += lpm_image_lookup(check, &a) != nh;
         }
+        return nh;
+    }
+
+    // --rate-mpps 0: no source and no FIFO; context c sends lookups c, c+K,
+    // ... back to back, loosely timed with a quantum keeper (temporal
+    // decoupling, quantum 1 us): the engine's own pace.
+    void back_to_back(unsigned c)
+    {
+        tlm_utils::tlm_quantumkeeper qk;
+        tlm::tlm_generic_payload p; // one per context, reused
+        qk.reset();
+        for (size_t i = c; i < n; i += cfg->contexts) {
+            sc_time delay = qk.get_local_time();
+            sc_time issue = sc_time_stamp() + delay;
+            send(p, i, delay);
+            qk.set(delay);
+            sc_time done = sc_time_stamp() + delay;
+            lat_ns.push_back((done - issue).to_seconds() * 1e9);
+            if (done > last)
+                last = done;
+            if (qk.need_sync())
+                qk.sync();
+        }
+        qk.sync();
+        finish_context();
+    }
+
+    void finish_context()
+    {
+        if (--running == 0) {
+            engine->close_input();
+            if (!updating)
+                sc_stop();
+        }
+    }
+
+    void lookup(tlm::tlm_generic_payload &p, const Packet &pk)
+    {
+        sc_time delay = SC_ZERO_TIME;
+        send(p, pk.i, delay);
+        wait(delay); // loosely timed: synchronise at once (one lookup per context)
+        lat_ns.push_back((sc_time_stamp() - pk.arrival).to_seconds() * 1e9);
+        last = sc_time_stamp();
     }
 
     void context()
     {
+        tlm::tlm_generic_payload p; // one per context, reused
         for (;;) {
             while (fifo.empty() && !source_done)
                 wait(fifo_ev);
@@ -111,13 +159,9 @@ SC_MODULE(LineCard) {
                 break;
             Packet pk = fifo.front();
             fifo.pop_front();
-            lookup(pk);
+            lookup(p, pk);
         }
-        if (--running == 0) {
-            engine->close_input();
-            if (!updating)
-                sc_stop();
-        }
+        finish_context();
     }
 
     bool updating = false;
@@ -181,7 +225,7 @@ extern "C" int lpm_linecard_run(lpm_image *img, const lpm_linecard_cfg *cfg, con
     int rc = lpm_model_cfg_check(&cfg->mc, img, err);
     if (rc || (rc = lpm_model_elab_check(err)))
         return rc;
-    if (!(cfg->rate_pps > 0) || !cfg->fifo || !cfg->contexts || (cfg->fast && !cfg->cal))
+    if (!(cfg->rate_pps >= 0) || !cfg->fifo || !cfg->contexts || (cfg->fast && !cfg->cal))
         return lpm_err_set(err, LPM_EINPUT, "line card: needs a rate, a FIFO, contexts (and a calibration in fast mode)");
     sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
     auto *eng = new lpm_model::TlmEngine("engine", img, &cfg->mc, cfg->fast ? cfg->cal : nullptr);
@@ -208,6 +252,8 @@ extern "C" int lpm_linecard_run(lpm_image *img, const lpm_linecard_cfg *cfg, con
     rep->lat_p99_ns = pct(lc->lat_ns, 99);
     rep->lat_max_ns = lc->lat_ns.empty() ? 0.0 : lc->lat_ns.back();
     rep->need_per_clock = cfg->rate_pps / (cfg->mc.clock_mhz * 1e6);
+    if (!(cfg->rate_pps > 0)) // back to back: the rate the engine took
+        rep->need_per_clock = rep->lookups_per_s / (cfg->mc.clock_mhz * 1e6);
     delete lc;
     delete eng;
     return rc;

@@ -99,7 +99,8 @@ typedef struct lpm_linecard_cfg {
     lpm_model_cfg mc;        /* the pipeline and its clock */
     int fast;                /* 1: loosely-timed engine (interpreter + calibrated latency) */
     const lpm_model_calib *cal; /* fast mode's latency model */
-    double rate_pps;         /* packets (lookups) per second offered */
+    double rate_pps;         /* packets (lookups) per second offered; 0: back to back,
+                                each context with a TLM quantum keeper (no FIFO) */
     unsigned fifo;           /* input FIFO entries (a full FIFO drops the packet) */
     unsigned contexts;       /* lookups the line card keeps in flight */
     double update_rate;      /* updates per second (0: none) */
@@ -116,7 +117,8 @@ typedef struct lpm_linecard_report {
     double sim_seconds;      /* simulated time, first packet to last answer */
     double lookups_per_s;    /* answered / simulated time */
     double lat_p50_ns, lat_p99_ns, lat_max_ns; /* packet arrival to answer */
-    double need_per_clock;   /* offered rate / clock: lookups per cycle the engine must sustain */
+    double need_per_clock;   /* offered rate / clock: lookups per cycle the engine must sustain
+                                (back to back: the lookups per cycle it took) */
     double cpu_seconds;      /* host CPU time inside sc_start */
 } lpm_linecard_report;
 

@@ -1,6 +1,7 @@
 // The TLM-2.0 lookup engine (tlm_engine.h says the payload protocol).
 #include "tlm_engine.h"
 
+#include <cmath>
 #include <cstring>
 
 namespace lpm_model {
@@ -10,6 +11,10 @@ TlmEngine::TlmEngine(sc_module_name nm, lpm_image *image, const lpm_model_cfg *c
       clk(sc_time(1e6 / cfg->clock_mhz, SC_PS)), cal(fast_cal)
 {
     socket.register_b_transport(this, &TlmEngine::b_transport);
+    for (unsigned i = 0; i < EPOCHS; i++)
+        ep_tag[i] = UINT64_MAX, ep_cnt[i] = 0;
+    if (cal)
+        slot_tag.assign(SLOTS, UINT64_MAX);
     if (!cal) {
         lpm_model_io io = { src, this, bsrc, this, sink, this };
         pipe = new Pipeline("pipeline", img, cfg, &io);
@@ -81,21 +86,36 @@ void TlmEngine::b_transport(tlm::tlm_generic_payload &p, sc_time &delay)
     p.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
-// Loosely timed: the interpreter's answer now; the delay the calibrated
-// latency at the load the recent gaps between lookups say, after the issue
-// slot (one every 1/lpc_max cycles) is free.
+// Lookups per cycle around this cycle: the last complete epoch's count
+// (the current one's while there is none).
+double TlmEngine::fast_load(double cycle)
+{
+    uint64_t e = (uint64_t)cycle / EPOCH;
+    if (ep_tag[e % EPOCHS] != e)
+        ep_tag[e % EPOCHS] = e, ep_cnt[e % EPOCHS] = 0;
+    ep_cnt[e % EPOCHS]++;
+    double load;
+    if (e && ep_tag[(e - 1) % EPOCHS] == e - 1)
+        load = (double)ep_cnt[(e - 1) % EPOCHS] / EPOCH;
+    else
+        load = (double)ep_cnt[e % EPOCHS] / (cycle - (double)(e * EPOCH) + 1.0);
+    return load < cal->lpc_max ? load : cal->lpc_max;
+}
+
+// Loosely timed: the interpreter's answer now; the delay is the wait for
+// the first free issue slot at or after the call's time, plus the
+// calibrated latency at the load of the recent epochs.
 void TlmEngine::lookup_fast(Pending &q, sc_time &delay)
 {
     sc_time now = sc_time_stamp() + delay;
-    double gap = (now - last_arrival) / clk;
-    last_arrival = now;
-    gap_cycles = gap_cycles == 0 ? gap : 0.95 * gap_cycles + 0.05 * gap;
-    double load = gap_cycles > 0 ? 1.0 / gap_cycles : cal->lpc_max;
-    if (load > cal->lpc_max)
-        load = cal->lpc_max;
-    sc_time start = now > next_free ? now : next_free;
-    next_free = start + clk / cal->lpc_max;
-    delay += (start - now) + clk * lpm_model_calib_latency(cal, load);
+    double cyc = now / clk;
+    uint64_t k = (uint64_t)std::ceil(cyc * cal->lpc_max - 1e-9);
+    for (unsigned tries = 0; slot_tag[k % SLOTS] == k && tries < SLOTS; tries++)
+        k++;
+    slot_tag[k % SLOTS] = k;
+    double start = (double)k / cal->lpc_max;
+    double wait_cycles = start > cyc ? start - cyc : 0.0;
+    delay += clk * (wait_cycles + lpm_model_calib_latency(cal, fast_load(cyc)));
     q.nh = lpm_image_lookup(img, &q.key);
 }
 

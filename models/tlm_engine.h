@@ -27,6 +27,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include <deque>
+#include <vector>
 #include <unordered_map>
 
 #include "cycle_model.h"
@@ -67,11 +68,15 @@ SC_MODULE(TlmEngine) {
     uint64_t next_id = 0;
     bool closed = false;
     std::deque<lpm_sim_bubble *> bub_in;
-    // fast mode
+    // fast mode: issue slots of 1 / lpc_max cycles each, reserved in a
+    // ring (initiators decoupled in time may call out of time order), and
+    // the load counted per epoch of EPOCH cycles
+    static constexpr unsigned SLOTS = 1u << 14, EPOCHS = 8, EPOCH = 256;
     const lpm_model_calib *cal = nullptr;
-    sc_time next_free = SC_ZERO_TIME, last_arrival = SC_ZERO_TIME;
-    double gap_cycles = 0; // smoothed gap between lookups, in cycles
+    std::vector<uint64_t> slot_tag;
+    uint64_t ep_tag[EPOCHS], ep_cnt[EPOCHS];
     uint64_t fast_bubbles = 0;
+    double fast_load(double cycle);
 
     void b_transport(tlm::tlm_generic_payload &p, sc_time &delay);
     void lookup_fast(Pending &q, sc_time &delay);

@@ -119,6 +119,11 @@ for eng in cycle fast; do
   echo "linecard $eng 400 Mpps: $out"
   echo "$out" | grep -q '"dropped":0,' && bad "linecard $eng: 2 lookups per clock offered, nothing dropped: $out"
   echo "$out" | grep -q '"need_lookups_per_clock":2.0000,' || bad "linecard $eng: lookups per clock: $out"
+  out=$("$BIN" model linecard --image "$W/tr.lpi" --trace "$W/tiny.trace" --engine $eng --rate-mpps 0 --json) ||
+    bad "linecard $eng back to back: exit $?"
+  echo "linecard $eng back to back: $out"
+  echo "$out" | grep -q '"answered":2000,"dropped":0,' || bad "linecard $eng back to back: $out"
+  echo "$out" | grep -q '"checked":2000,"mismatches":0' || bad "linecard $eng back to back: not all checked: $out"
   out=$("$BIN" model linecard --image "$W/tr.lpi" --trace "$W/tiny.trace" --engine $eng --rate-mpps 40 \
     --updates "$W/tr.bub" --update-rate 20000000 --json) || bad "linecard $eng with updates: exit $?"
   echo "$out" | grep -q '"bubbles":0,' && bad "linecard $eng: no bubble went through the socket: $out"
