@@ -34,11 +34,11 @@ if command -v verilator >/dev/null; then
   rtl=$(for i in 1 2 3; do (cd "$T/v/rtl" && "$exe" ../keys.hex ../bubbles.txt - "$T/r.res" 2>&1 >/dev/null) |
       sed -n 's/.*: \([0-9][0-9]*\) cycles\/s.*/\1/p'; done | median)
 fi
-printf '%-48s %12s cycles/s\n' "C simulator (lpmpipe sim, no cycle log)" "$sim"
-printf '%-48s %12s cycles/s\n' "SystemC cycle model (model run, no cycle log)" "$mod"
-printf '%-48s %12s cycles/s\n' "SystemC cycle model (writing the cycle log)" "$modlog"
+printf '%-54s %12s cycles/s\n' "C simulator (lpmpipe sim, no cycle log)" "$sim"
+printf '%-54s %12s cycles/s\n' "SystemC cycle model (model run, no cycle log)" "$mod"
+printf '%-54s %12s cycles/s\n' "SystemC cycle model (writing the cycle log)" "$modlog"
 if [ -n "$rtl" ]; then
-  printf '%-48s %12s cycles/s\n' "Verilator model (no cycle log)" "$rtl"
+  printf '%-54s %12s cycles/s\n' "Verilator model (no cycle log)" "$rtl"
 else
   echo "Verilator model: verilator not installed, not measured"
 fi
@@ -48,7 +48,7 @@ for eng in cycle fast; do
     lps=$(for i in 1 2 3; do "$BIN" model linecard --image "$T/r.lpi" --trace "$T/t.trace" --engine $eng --json \
         --rate-mpps $rate $([ $rate = 0 ] && echo --contexts 1) | sed -n 's/.*"host_lookups_per_s":\([0-9]*\).*/\1/p'; done | median)
     what="TLM line card, $eng engine, $([ $rate = 0 ] && echo "back to back, 1 context" || echo "$rate Mpps")"
-    printf '%-48s %12s lookups/s (host CPU)\n' "$what" "$lps"
+    printf '%-54s %12s lookups/s (host CPU)\n' "$what" "$lps"
   done
 done
 echo "(each lookup's answer is also checked against the image interpreter inside these figures)"
