@@ -214,16 +214,12 @@ int lpm_model_keys_load(const char *cmd, const lpm_model_opts *o, const lpm_imag
     lpm_addr a;
     int got = 0;
     while (!rc && (got = src(ctx, &a, &err)) == 1) {
-        if (k->n == k->cap) {
-            size_t cap = k->cap ? k->cap * 2 : 4096;
-            lpm_addr *p = realloc(k->a, cap * sizeof *p);
-            if (!p) {
-                rc = lpm_err_set(&err, LPM_EFAIL, "out of memory");
-                break;
-            }
-            k->a = p;
-            k->cap = cap;
+        lpm_addr *p = lpm_model_grow(k->a, &k->cap, k->n, sizeof *p);
+        if (!p) {
+            rc = lpm_err_set(&err, LPM_EFAIL, "out of memory");
+            break;
         }
+        k->a = p;
         k->a[k->n++] = a;
     }
     if (!rc && got < 0)
@@ -238,6 +234,22 @@ int lpm_model_keys_load(const char *cmd, const lpm_model_opts *o, const lpm_imag
     return rc;
 }
 
+int lpm_model_image_open(const char *cmd, const lpm_model_opts *o, lpm_image **img, lpm_image **check)
+{
+    lpm_err err;
+    int rc = lpm_image_load(img, o->image, &err);
+    if (!rc)
+        rc = lpm_model_cfg_check(&o->mc, *img, &err);
+    if (!rc && !o->updates && !(*check = lpm_image_clone(*img)))
+        rc = lpm_err_set(&err, LPM_EFAIL, "out of memory");
+    if (rc) {
+        lpm_cli_error(cmd, "%s", err.msg);
+        lpm_image_free(*img);
+        *img = NULL;
+    }
+    return rc;
+}
+
 int lpm_model_bubbles_open(const char *cmd, const lpm_model_opts *o, const lpm_image *img, lpm_sim_bfile *bf)
 {
     lpm_err err;
@@ -248,16 +260,23 @@ int lpm_model_bubbles_open(const char *cmd, const lpm_model_opts *o, const lpm_i
     return rc;
 }
 
+void *lpm_model_grow(void *a, size_t *cap, size_t n, size_t size)
+{
+    if (n < *cap)
+        return a;
+    size_t c = *cap ? *cap * 2 : 1024;
+    void *p = realloc(a, c * size);
+    if (p)
+        *cap = c;
+    return p;
+}
+
 int lpm_model_results_grow(lpm_model_results *r, const lpm_sim_result *x)
 {
-    if (r->n == r->cap) {
-        size_t cap = r->cap ? r->cap * 2 : 4096;
-        lpm_sim_result *p = realloc(r->a, cap * sizeof *p);
-        if (!p)
-            return LPM_EFAIL;
-        r->a = p;
-        r->cap = cap;
-    }
+    lpm_sim_result *p = lpm_model_grow(r->a, &r->cap, r->n, sizeof *p);
+    if (!p)
+        return LPM_EFAIL;
+    r->a = p;
     r->a[r->n++] = *x;
     return LPM_OK;
 }
@@ -313,21 +332,10 @@ static int cmd_run(int argc, char **argv)
     lpm_sim_bfile bf = { 0 };
     run_sink rs = { 0 };
     FILE *clog = NULL;
-    if ((rc = lpm_image_load(&img, o.image, &err))) {
-        lpm_cli_error(cmd, "%s", err.msg);
+    if ((rc = lpm_model_image_open(cmd, &o, &img, &check)))
         return rc;
-    }
-    if ((rc = lpm_model_cfg_check(&o.mc, img, &err))) {
-        lpm_cli_error(cmd, "%s", err.msg);
-        goto out;
-    }
     if ((rc = lpm_model_keys_load(cmd, &o, img, &k)) || (o.updates && (rc = lpm_model_bubbles_open(cmd, &o, img, &bf))))
         goto out;
-    if (!o.updates && !(check = lpm_image_clone(img))) {
-        lpm_cli_error(cmd, "out of memory");
-        rc = 1;
-        goto out;
-    }
     if ((o.clog && !(clog = lpm_cli_open_out(cmd, o.clog, &rc))) ||
         (o.results && !(rs.fp = lpm_cli_open_out(cmd, o.results, &rc))))
         goto out;

@@ -34,6 +34,10 @@ typedef struct lpm_model_keys {
 int lpm_model_keys_load(const char *cmd, const lpm_model_opts *o, const lpm_image *img, lpm_model_keys *k);
 int lpm_model_keys_next(void *ctx, lpm_addr *key, lpm_err *err);
 
+/* --image loaded and the pipeline options checked against it; without
+ * --updates also a copy in *check (answers are checked against it). The
+ * exit status; on failure nothing is left to free. */
+int lpm_model_image_open(const char *cmd, const lpm_model_opts *o, lpm_image **img, lpm_image **check);
 int lpm_model_bubbles_open(const char *cmd, const lpm_model_opts *o, const lpm_image *img, lpm_sim_bfile *bf);
 
 typedef struct lpm_model_results {
@@ -41,6 +45,9 @@ typedef struct lpm_model_results {
     size_t n, cap;
 } lpm_model_results;
 int lpm_model_results_grow(lpm_model_results *r, const lpm_sim_result *x);
+/* a (cap elements of size bytes, n used) with room for one more: a itself,
+ * or a bigger copy (cap updated), or NULL when out of memory (a intact). */
+void *lpm_model_grow(void *a, size_t *cap, size_t n, size_t size);
 
 /* model linecard (cmd_model_linecard.c) */
 int lpm_cmd_model_linecard(int argc, char **argv);

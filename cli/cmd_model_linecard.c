@@ -61,16 +61,12 @@ static int read_updates(const lpm_model_opts *o, const lpm_image *img, upd_set *
     if (rc)
         return rc;
     for (;;) {
-        if (s->n == s->cap) {
-            size_t cap = s->cap ? s->cap * 2 : 64;
-            lpm_sim_bubble *p = realloc(s->b, cap * sizeof *p);
-            if (!p) {
-                rc = lpm_err_set(&err, LPM_EFAIL, "out of memory");
-                break;
-            }
-            s->b = p;
-            s->cap = cap;
+        lpm_sim_bubble *p = lpm_model_grow(s->b, &s->cap, s->n, sizeof *p);
+        if (!p) {
+            rc = lpm_err_set(&err, LPM_EFAIL, "out of memory");
+            break;
         }
+        s->b = p;
         if ((got = lpm_sim_bfile_next(&bf, &s->b[s->n], &err)) != 1)
             break;
         s->n++;
@@ -148,21 +144,10 @@ int lpm_cmd_model_linecard(int argc, char **argv)
     lpm_model_keys k = { 0 };
     upd_set us = { 0 };
     lpm_model_calib cal;
-    if ((rc = lpm_image_load(&img, o.image, &err))) {
-        lpm_cli_error(cmd, "%s", err.msg);
+    if ((rc = lpm_model_image_open(cmd, &o, &img, &check)))
         return rc;
-    }
-    if ((rc = lpm_model_cfg_check(&o.mc, img, &err))) {
-        lpm_cli_error(cmd, "%s", err.msg);
-        goto out;
-    }
     if ((rc = lpm_model_keys_load(cmd, &o, img, &k)) || (o.updates && (rc = read_updates(&o, img, &us))))
         goto out;
-    if (!o.updates && !(check = lpm_image_clone(img))) {
-        lpm_cli_error(cmd, "out of memory");
-        rc = 1;
-        goto out;
-    }
     if (o.fast && (rc = lpm_model_calibrate(img, &o.mc, k.a, k.n < 20000 ? k.n : 20000, &cal, &err))) {
         lpm_cli_error(cmd, "calibration: %s", err.msg);
         goto out;
