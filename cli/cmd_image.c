@@ -26,16 +26,18 @@ static void help(FILE *fp)
             "check  validate the image (exit 0, or 2 with the reason)\n");
 }
 
-static void dump_word(const lpm_word_fmt *f, uint64_t w, int dit, const lpm_nhtab *nh)
+/* stage: the word's stage, or LPM_IMAGE_DIT */
+static void dump_word(const lpm_image *img, unsigned stage, uint64_t w)
 {
     lpm_node_word d;
+    int dit = stage == LPM_IMAGE_DIT;
     if (dit)
-        lpm_dit_decode(f, w, &d);
+        lpm_image_dit_decode(img, w, &d);
     else
-        lpm_word_decode(f, w, &d);
+        lpm_image_word_decode(img, stage, w, &d);
     printf("%016llx C=%d V=%d", (unsigned long long)w, d.child, d.valid);
     if (d.valid)
-        printf(" nh=%u(%s)", d.nh, lpm_nhtab_name(nh, d.nh));
+        printf(" nh=%u(%s)", d.nh, lpm_nhtab_name(&img->nh, d.nh));
     if (d.child)
         printf(" child=%u", d.addr);
     if (dit && d.child)
@@ -85,7 +87,7 @@ static int dump(const lpm_image *img, int words, long only, int json)
         for (uint64_t i = 0; i < (1ULL << img->x); i++)
             if (img->dit[i]) {
                 printf("  dit[%llu] ", (unsigned long long)i);
-                dump_word(&img->fmt, img->dit[i], 1, &img->nh);
+                dump_word(img, LPM_IMAGE_DIT, img->dit[i]);
             }
     }
     for (unsigned s = 0; s < img->stages; s++) {
@@ -95,7 +97,7 @@ static int dump(const lpm_image *img, int words, long only, int json)
         for (uint32_t a = 0; a < img->used[s]; a++)
             if (img->mem[s][a]) {
                 printf("  %u ", a);
-                dump_word(&img->fmt, img->mem[s][a], 0, &img->nh);
+                dump_word(img, s, img->mem[s][a]);
             }
     }
     return 0;
@@ -155,7 +157,17 @@ static int hex(const lpm_image *img, const char *dir)
     fprintf(fp, "],\"depth\":[");
     for (unsigned s = 0; s < img->stages; s++)
         fprintf(fp, "%s%u", s ? "," : "", img->depth[s]);
-    fprintf(fp, "]}\n");
+    fprintf(fp, "]");
+    /* bit positions (lowest bit, width) of every field, from the one definition in image.c */
+    for (int dit = 0; dit < 2; dit++) {
+        lpm_word_layout l;
+        lpm_word_layout_of(&img->fmt, dit, &l);
+        fprintf(fp, ",\"%s\":{\"bits\":%u,\"c\":%u,\"v\":%u,\"nh\":[%u,%u],\"addr\":[%u,%u],\"j\":[%u,%u],"
+                    "\"stage\":[%u,%u]}",
+                dit ? "dit_layout" : "word_layout", l.bits, l.c, l.v, l.nh, l.nh_bits, l.addr, l.addr_bits, l.j, l.j_bits,
+                l.stage, l.stage_bits);
+    }
+    fprintf(fp, "}\n");
     return lpm_cli_close_out(cmd, fp, path);
 }
 

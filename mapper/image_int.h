@@ -32,6 +32,9 @@ struct lpm_image {
 lpm_image *lpm_image_alloc(int family, int ring, unsigned stages, unsigned x,
                            const lpm_word_fmt *fmt, const uint8_t *stride,
                            const uint32_t *depth);
+/* NULL when a stage of depth words and this stride fits the format (a
+ * whole number of blocks, block indexes within addr_bits), else the reason. */
+const char *lpm_image_depth_check(uint64_t depth, unsigned stride, unsigned addr_bits);
 /* Recomputes word_bits and dit_bits from fmt. */
 void lpm_image_set_fmt(lpm_image *img, const lpm_word_fmt *fmt);
 

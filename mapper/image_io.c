@@ -212,6 +212,11 @@ static int parse(lpm_image **out, const char *path, const unsigned char *p, size
     take(&c, 8, &q);
     take(&c, 56, &q);
     unsigned version = (unsigned)get_le(q, 2);
+    if (version == 1)
+        return lpm_err_set(err, LPM_EINPUT,
+                           "%s: image version 1 (child pointers as word addresses): this build reads version %d "
+                           "(block indexes); map the table again with this lpmpipe",
+                           path, LPM_IMAGE_VERSION);
     if (version != LPM_IMAGE_VERSION)
         return lpm_err_set(err, LPM_EINPUT, "%s: image version %u is not supported (this build reads %d)", path, version, LPM_IMAGE_VERSION);
     const unsigned char *h = q + 2;
@@ -254,8 +259,9 @@ static int parse(lpm_image **out, const char *path, const unsigned char *p, size
         used[s] = (uint32_t)get_le(q + 8, 4);
         if (stride[s] < 1 || stride[s] > LPM_IMAGE_MAX_STRIDE)
             return lpm_err_set(err, LPM_EINPUT, "%s: stage %u: stride %u is not in 1..%d", path, s, stride[s], LPM_IMAGE_MAX_STRIDE);
-        if (depth[s] < 1 || depth[s] > (1ULL << f.addr_bits))
-            return lpm_err_set(err, LPM_EINPUT, "%s: stage %u: depth %u is not in 1..2^%u", path, s, depth[s], f.addr_bits);
+        const char *why = lpm_image_depth_check(depth[s], stride[s], f.addr_bits);
+        if (why)
+            return lpm_err_set(err, LPM_EINPUT, "%s: stage %u: depth %u %s", path, s, depth[s], why);
         if (used[s] > depth[s])
             return lpm_err_set(err, LPM_EINPUT, "%s: stage %u: used %u exceeds depth %u", path, s, used[s], depth[s]);
     }

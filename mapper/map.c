@@ -379,9 +379,14 @@ int lpm_maptree_image(lpm_maptree *m, const lpm_map_opts *o, lpm_image **out, lp
         rc = lpm_err_set(err, LPM_EINPUT, "%zu next hops do not fit %u-bit indexes", f->nh.n, fmt.nh_bits);
         goto out;
     }
-    fmt.addr_bits = lpm_ceil_log2(maxdepth);
-    if (fmt.addr_bits < 1)
-        fmt.addr_bits = 1;
+    /* version 2: child pointers are block indexes (depth is whole blocks) */
+    fmt.addr_bits = 1;
+    for (unsigned s = 0; s < N; s++) {
+        unsigned b = lpm_ceil_log2(depth[s] >> stride[s]);
+        if (b > fmt.addr_bits)
+            fmt.addr_bits = b;
+    }
+    (void)maxdepth;
     fmt.stage_bits = (kind == LPM_MAP_RING_ADAPT || kind == LPM_MAP_HEIGHT || kind == LPM_MAP_RING_SPLIT ||
                       kind == LPM_MAP_LINEAR_SPLIT) ? (lpm_ceil_log2(N) ? lpm_ceil_log2(N) : 1) : 0;
     img = lpm_image_alloc(family, ring, N, o->x, &fmt, stride, depth);
@@ -424,7 +429,7 @@ int lpm_maptree_image(lpm_maptree *m, const lpm_map_opts *o, lpm_image **out, lp
             w.addr = t.b[e->child - 1].addr;
             w.stage = t.b[e->child - 1].stage;
         }
-        img->dit[i] = lpm_dit_encode(&fmt, &w);
+        img->dit[i] = lpm_image_dit_encode(img, &w);
     }
     for (size_t i = 0; i < t.nb; i++) {
         const lpm_mt_block *b = &t.b[i];
@@ -448,7 +453,7 @@ int lpm_maptree_image(lpm_maptree *m, const lpm_map_opts *o, lpm_image **out, lp
                     w.stage = c->stage;
                 }
             }
-            img->mem[b->stage][b->addr + j] = lpm_word_encode(&fmt, &w);
+            img->mem[b->stage][b->addr + j] = lpm_image_word_encode(img, b->stage, &w);
         }
     }
     free(loops);

@@ -142,8 +142,8 @@ static int compare_results(lpm_rtl_cmp *c, const char *simres, const char *rtlre
             if (c->result_bad++ < SHOW)
                 fprintf(stderr, "lpmpipe: rtl verify: result %" PRIu64 " differs:\n  sim: %s\n  rtl: %s\n", n,
                         x ? x : "(no more results)", ok ? mine : "(no more results)");
-            if (ok && ex < c->first_cycle)
-                c->first_cycle = ex;
+            if (ok && out < c->first_result)
+                c->first_result = out;
         }
         if (ref && ok) {
             c->ref_checked++;
@@ -178,7 +178,13 @@ static int compare_results(lpm_rtl_cmp *c, const char *simres, const char *rtlre
 int lpm_rtl_compare(lpm_rtl_cmp *c, const char *simlog, const char *rtllog, const char *simres, const char *rtlres,
                     lpm_err *err)
 {
-    c->first_cycle = UINT64_MAX;
+    c->first_cycle = c->first_result = UINT64_MAX;
     int rc = compare_logs(c, simlog, rtllog, err);
-    return rc ? rc : compare_results(c, simres, rtlres, err);
+    if (!rc)
+        rc = compare_results(c, simres, rtlres, err);
+    /* the cycle logs name the first differing cycle; equal logs with other
+     * results: the output cycle of the first differing result */
+    if (c->first_cycle == UINT64_MAX)
+        c->first_cycle = c->first_result;
+    return rc;
 }
