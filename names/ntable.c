@@ -46,14 +46,6 @@ int lpm_ntable_add(lpm_ntable *t, const char *name, size_t len, uint32_t port, l
     return 0;
 }
 
-uint64_t lpm_name_fnv(const char *s, size_t len)
-{
-    uint64_t h = 0xcbf29ce484222325ULL;
-    for (size_t i = 0; i < len; i++)
-        h = (h ^ (unsigned char)s[i]) * 0x100000001b3ULL;
-    return h;
-}
-
 long lpm_name_normalize(const char *s, size_t len, char *out, const char **why)
 {
     if (!len || s[0] != '/') {
