@@ -19,33 +19,6 @@ void lpm_map_opts_default(lpm_map_opts *o)
     o->headroom_pct = 10;
 }
 
-static const char *const kind_names[] = { "?", "ring", "ring-adaptive", "level", "height", "balanced" };
-
-const char *lpm_map_kind_name(int kind)
-{
-    return kind >= 1 && kind <= LPM_MAP_BALANCED ? kind_names[kind] : "?";
-}
-
-int lpm_map_kind_parse(const char *arch, const char *mapping)
-{
-    if (!strcmp(arch, "ring")) {
-        if (!mapping || !strcmp(mapping, "minmax"))
-            return LPM_MAP_RING;
-        if (!strcmp(mapping, "adaptive"))
-            return LPM_MAP_RING_ADAPT;
-        return -1;
-    }
-    if (!strcmp(arch, "linear")) {
-        if (!mapping || !strcmp(mapping, "level"))
-            return LPM_MAP_LEVEL;
-        if (!strcmp(mapping, "height"))
-            return LPM_MAP_HEIGHT;
-        if (!strcmp(mapping, "balanced"))
-            return LPM_MAP_BALANCED;
-    }
-    return -1;
-}
-
 static double now(void)
 {
     struct timespec ts;
