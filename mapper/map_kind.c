@@ -5,11 +5,17 @@
 
 #include <string.h>
 
-static const char *const kind_names[] = { "?", "ring", "ring-adaptive", "level", "height", "balanced" };
+static const char *const kind_names[] = { "?", "ring", "ring-adaptive", "level", "height", "balanced",
+                                           "ring-split", "linear-split" };
 
 const char *lpm_map_kind_name(int kind)
 {
-    return kind >= 1 && kind <= LPM_MAP_BALANCED ? kind_names[kind] : "?";
+    return kind >= 1 && kind <= LPM_MAP_LINEAR_SPLIT ? kind_names[kind] : "?";
+}
+
+int lpm_map_kind_is_ring(int kind)
+{
+    return kind == LPM_MAP_RING || kind == LPM_MAP_RING_ADAPT || kind == LPM_MAP_RING_SPLIT;
 }
 
 int lpm_map_kind_parse(const char *arch, const char *mapping)
@@ -19,6 +25,8 @@ int lpm_map_kind_parse(const char *arch, const char *mapping)
             return LPM_MAP_RING;
         if (!strcmp(mapping, "adaptive"))
             return LPM_MAP_RING_ADAPT;
+        if (!strcmp(mapping, "split"))
+            return LPM_MAP_RING_SPLIT;
         return -1;
     }
     if (!strcmp(arch, "linear")) {
@@ -28,6 +36,8 @@ int lpm_map_kind_parse(const char *arch, const char *mapping)
             return LPM_MAP_HEIGHT;
         if (!strcmp(mapping, "balanced"))
             return LPM_MAP_BALANCED;
+        if (!strcmp(mapping, "split"))
+            return LPM_MAP_LINEAR_SPLIT;
     }
     return -1;
 }
