@@ -2,4 +2,5 @@
 # tool version is core/version.h's git revision (so records name the binary
 # that made them).
 .DEFAULT_GOAL := all
-EXTRA_LIBS += -ljansson
+JANSSON_LIBS ?= -ljansson
+EXTRA_LIBS += $(JANSSON_LIBS)
