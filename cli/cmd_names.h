@@ -75,5 +75,8 @@ int lpm_ncli_build_engine(const char *cmd, lpm_nengine *en, const char *name, co
                           const lpm_ncli_eopts *o);
 /* The names to look up: --trace, the command line, or standard input. */
 int lpm_ncli_load_names(const char *cmd, const lpm_ncli_eopts *o, int argc, char **argv, lpm_ntable *list);
+/* --table into t, then the names into list (t freed if that fails). */
+int lpm_ncli_load_both(const char *cmd, const lpm_ncli_eopts *o, int argc, char **argv, lpm_ntable *t,
+                       lpm_ntable *list);
 
 #endif

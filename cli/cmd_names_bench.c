@@ -59,13 +59,9 @@ int lpm_cmd_names_bench(int argc, char **argv)
         return LPM_EINPUT;
     }
     lpm_ntable t, list;
-    int rc = lpm_ncli_load_table(CMD, o.table, o.skip, &t);
+    int rc = lpm_ncli_load_both(CMD, &o, argc, argv, &t, &list);
     if (rc)
         return rc;
-    if ((rc = lpm_ncli_load_names(CMD, &o, argc, argv, &list))) {
-        lpm_ntable_free(&t);
-        return rc;
-    }
     lpm_nengine ref;
     uint32_t *want = malloc((list.n + 1) * sizeof *want), *want2 = malloc((list.n + 1) * sizeof *want2);
     size_t nu = o.updates < t.n ? o.updates : t.n, *upd = malloc((nu + 1) * sizeof *upd);

@@ -41,13 +41,9 @@ static int gpu_run_points(const lpm_ncli_eopts *o, const lpm_ntable *list, const
 static int gpu_points(const lpm_ncli_eopts *o, int argc, char **argv)
 {
     lpm_ntable t, list;
-    int rc = lpm_ncli_load_table(CMD, o->table, o->skip, &t);
+    int rc = lpm_ncli_load_both(CMD, o, argc, argv, &t, &list);
     if (rc)
         return rc;
-    if ((rc = lpm_ncli_load_names(CMD, o, argc, argv, &list))) {
-        lpm_ntable_free(&t);
-        return rc;
-    }
     lpm_nengine en, ref;
     int have_en = 0, have_ref = 0;
     lpm_niw iw;

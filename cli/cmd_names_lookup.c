@@ -26,13 +26,9 @@ int lpm_cmd_names_lookup(int argc, char **argv)
             return r < 0 ? LPM_EINPUT : lpm_cli_usage_error(CMD);
     }
     lpm_ntable t, list;
-    int rc = lpm_ncli_load_table(CMD, o.table, o.skip, &t);
+    int rc = lpm_ncli_load_both(CMD, &o, argc, argv, &t, &list);
     if (rc)
         return rc;
-    if ((rc = lpm_ncli_load_names(CMD, &o, argc, argv, &list))) {
-        lpm_ntable_free(&t);
-        return rc;
-    }
     lpm_nengine en, ref;
     if ((rc = lpm_ncli_build_engine(CMD, &en, o.engines, &t, &o)))
         goto out;

@@ -183,3 +183,14 @@ int lpm_ncli_load_names(const char *cmd, const lpm_ncli_eopts *o, int argc, char
         fprintf(stderr, "lpmpipe: %s: %zu bad name%s skipped\n", cmd, skipped, skipped == 1 ? "" : "s");
     return 0;
 }
+
+int lpm_ncli_load_both(const char *cmd, const lpm_ncli_eopts *o, int argc, char **argv, lpm_ntable *t,
+                       lpm_ntable *list)
+{
+    int rc = lpm_ncli_load_table(cmd, o->table, o->skip, t);
+    if (rc)
+        return rc;
+    if ((rc = lpm_ncli_load_names(cmd, o, argc, argv, list)))
+        lpm_ntable_free(t);
+    return rc;
+}
