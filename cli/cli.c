@@ -128,7 +128,7 @@ int lpm_cli_fib_option(const char *cmd, int c, const char *arg, lpm_fib_opts *o)
     case LPM_OPT_FORMAT:
         o->format = lpm_fib_format_parse(arg);
         if (o->format < 0) {
-            lpm_cli_error(cmd, "--format: '%s' is not one of auto, plain, pfx2as, bgpdump, mrt", arg);
+            lpm_cli_error(cmd, "--format: '%s' is not one of auto" LPM_FIB_FORMAT_NAMES, arg);
             return -1;
         }
         return 1;

@@ -69,7 +69,7 @@ enum {
     { "default-nh", required_argument, 0, LPM_OPT_DEFAULT_NH }
 #define LPM_CLI_FIB_HELP                                                                  \
     "FIB options (how the table is read; usage lines say [FIB options]):\n"              \
-    "  --format F          auto (default), plain, pfx2as, bgpdump, mrt\n"                 \
+    "  --format F          auto (default)" LPM_FIB_FORMAT_NAMES "\n"                        \
     "  --family 4|6        keep only this family (others are counted as skipped)\n"       \
     "  --mask-host-bits    clear host bits instead of refusing the line\n"                \
     "  --skip-bad          skip bad lines (their count is printed) instead of stopping\n" \
