@@ -21,6 +21,10 @@ this absolute tolerance instead of as text; for rates that may move).
                                                  every cell whose record DIR holds
                                                  must equal the doc (exit 1 if not);
                                                  --exp: only the tables of these sweeps
+    docs_tables.py validate DOC... --defs DIR    without records: every marker names a
+                                                 definition of DIR (reports/) and its
+                                                 parameters, and the table's header and
+                                                 row labels are what it renders
     docs_tables.py list DOC...                   the markers: definition and cell count
 
 render refuses a table with a cell that has no record (the doc would lie);
@@ -196,8 +200,17 @@ def close(a, b, tol):
     return len(x) == len(y) and all(abs(p - q) <= tol for p, q in zip(x, y))
 
 
-def cmd_check(docs, d, only):
-    recs, defs = load_results(d)
+def load_defs(d):
+    defs = {}
+    for f in sorted(os.listdir(d)):
+        if f.endswith(".json"):
+            x = json.load(open(os.path.join(d, f), encoding="utf-8"))
+            defs[x["name"]] = x
+    return defs
+
+
+def cmd_check(docs, d, only, defs_dir=None):
+    recs, defs = ({}, load_defs(defs_dir)) if defs_dir else load_results(d)
     ok = True
     for doc in docs:
         lines = open(doc, encoding="utf-8").read().split("\n")
@@ -230,10 +243,14 @@ def cmd_check(docs, d, only):
                         bad.append("row %s, %s: doc %s, run %s" % (", ".join(rl), want_head[nl + k], row[nl + k], c))
             total = sum(len(cells) for _, cells in body)
             tol = "" if spec.get("tol") is None else ", within %g" % spec["tol"]
-            print("docs check: %s: %d of %d cells re-run, %d differ%s" % (where, n, total, len(bad), tol))
+            if defs_dir:
+                print("docs check: %s: %d rows, %d cells: header and row labels %s" %
+                      (where, len(body), total, "differ" if bad else "as the marker renders"))
+            else:
+                print("docs check: %s: %d of %d cells re-run, %d differ%s" % (where, n, total, len(bad), tol))
             for x in bad[:8]:
                 print("  differs: " + x)
-            if bad or n == 0:
+            if bad or (n == 0 and not defs_dir):
                 ok = False
     return 0 if ok else 1
 
@@ -247,13 +264,13 @@ def cmd_list(docs):
 
 
 def main(argv):
-    if len(argv) < 2 or argv[0] not in ("render", "check", "list"):
+    if len(argv) < 2 or argv[0] not in ("render", "check", "validate", "list"):
         print(__doc__.strip())
         return 2
     docs, d, only, args = [], None, [], argv[1:]
     while args:
         a = args.pop(0)
-        if a in ("--results", "--exp") and args:
+        if a in ("--results", "--exp", "--defs") and args:
             v = args.pop(0)
             if a == "--exp":
                 only.append(v)
@@ -263,6 +280,8 @@ def main(argv):
             docs.append(a)
     if argv[0] == "list":
         return cmd_list(docs)
+    if argv[0] == "validate":
+        return cmd_check(docs, None, only, d or "reports")
     if not d:
         print("docs_tables.py: --results DIR is required")
         return 2
