@@ -39,12 +39,15 @@ MARK = re.compile(r"^<!-- report-table (\{.*\}) -->\s*$")
 
 
 def load_results(d):
+    """Records from DIR/records/NAME/KEY.json (results.jsonl is written
+    only at the end of a run), definitions from DIR/experiments."""
     recs, defs = {}, {}
-    path = os.path.join(d, "results.jsonl")
-    if os.path.exists(path):
-        for line in open(path, encoding="utf-8"):
-            r = json.loads(line)
-            recs.setdefault(r["experiment"], []).append(r)
+    rd = os.path.join(d, "records")
+    for name in sorted(os.listdir(rd)) if os.path.isdir(rd) else []:
+        for f in sorted(os.listdir(os.path.join(rd, name))):
+            if f.endswith(".json"):
+                r = json.load(open(os.path.join(rd, name, f), encoding="utf-8"))
+                recs.setdefault(r["experiment"], []).append(r)
     ed = os.path.join(d, "experiments")
     if os.path.isdir(ed):
         for f in os.listdir(ed):
