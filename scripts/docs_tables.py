@@ -20,7 +20,9 @@ this absolute tolerance instead of as text; for rates that may move).
     docs_tables.py check DOC... --results DIR [--exp NAME]...
                                                  every cell whose record DIR holds
                                                  must equal the doc (exit 1 if not);
-                                                 --exp: only the tables of these sweeps
+                                                 --exp: only the tables of these sweeps;
+                                                 --present: tables of sweeps without any
+                                                 record are passed over (said, not failed)
     docs_tables.py validate DOC... --defs DIR    without records: every marker names a
                                                  definition of DIR (reports/) and its
                                                  parameters, and the table's header and
@@ -212,7 +214,7 @@ def load_defs(d):
     return defs
 
 
-def cmd_check(docs, d, only, defs_dir=None):
+def cmd_check(docs, d, only, defs_dir=None, present=False):
     recs, defs = ({}, load_defs(defs_dir)) if defs_dir else load_results(d)
     ok = True
     for doc in docs:
@@ -220,9 +222,9 @@ def cmd_check(docs, d, only, defs_dir=None):
         for i, spec, a, b in tables(lines):
             if only and spec["exp"] not in only:
                 continue
-            if spec["exp"] not in defs:
+            if spec["exp"] not in defs or (not defs_dir and not recs.get(spec["exp"])):
                 print("docs check: %s:%d (%s): not re-run (no records of it in %s)" % (doc, i + 1, spec["exp"], d))
-                ok = False
+                ok = ok and present
                 continue
             got = parse_doc_table(lines[a:b])
             head, align, body = render_table(doc, spec, recs, defs)
@@ -271,6 +273,8 @@ def main(argv):
         print(__doc__.strip())
         return 2
     docs, d, only, args = [], None, [], argv[1:]
+    present = "--present" in args
+    args = [a for a in args if a != "--present"]
     while args:
         a = args.pop(0)
         if a in ("--results", "--exp", "--defs") and args:
@@ -288,7 +292,7 @@ def main(argv):
     if not d:
         print("docs_tables.py: --results DIR is required")
         return 2
-    return cmd_render(docs, d) if argv[0] == "render" else cmd_check(docs, d, only)
+    return cmd_render(docs, d) if argv[0] == "render" else cmd_check(docs, d, only, present=present)
 
 
 if __name__ == "__main__":
