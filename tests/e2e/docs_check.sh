@@ -14,7 +14,15 @@ cat "$W/out.txt"
 grep -q "docs/results-camp.md:[0-9]* (camp-slide12): 14 of 14 cells re-run, 0 differ" "$W/out.txt" || {
   echo "FAIL: the latency table was not re-run in full"; fail=1; }
 # Negative: the same records against docs with one cell or label changed.
-sed '0,/^| 16 | 0\.943 | 0\.905 |/s//| 16 | 0.943 | 0.904 |/' docs/results-camp.md >"$W/cell.md"
+python3 - docs/results-camp.md "$W/cell.md" <<'PY'
+import sys
+lines = open(sys.argv[1]).read().split("\n")
+i = next(k for k, l in enumerate(lines) if l.startswith("| 16 |"))  # queue 16, CAMP's dispatcher
+c = lines[i].split(" | ")
+c[2] = "%.3f" % (float(c[2]) + 0.001)                               # burst 2, one step off
+lines[i] = " | ".join(c)
+open(sys.argv[2], "w").write("\n".join(lines))
+PY
 sed '0,/^| W=2, lookahead 32 | 275\.2 |/s//| W=2, lookahead 16 | 275.2 |/' docs/results-camp.md >"$W/label.md"
 for m in cell label; do
   if cmp -s "$W/$m.md" docs/results-camp.md; then echo "FAIL: the $m edit did not apply"; fail=1; continue; fi
