@@ -16,7 +16,8 @@ record's kept fields and parameters: "{lpc:.3f} ({utilisation:.2f})",
 the row label, default the value), tol (cells compared as numbers within
 this absolute tolerance instead of as text; for rates that may move).
 
-    docs_tables.py render DOC... --results DIR   rewrite the tables from DIR's records
+    docs_tables.py render DOC... --results DIR [--exp NAME]...
+                                                 rewrite the tables from DIR's records
     docs_tables.py check DOC... --results DIR [--exp NAME]...
                                                  every cell whose record DIR holds
                                                  must equal the doc (exit 1 if not);
@@ -169,11 +170,13 @@ def tables(lines):
     return out
 
 
-def cmd_render(docs, d):
+def cmd_render(docs, d, only):
     recs, defs = load_results(d)
     for doc in docs:
         lines = open(doc, encoding="utf-8").read().split("\n")
         for i, spec, a, b in reversed(tables(lines)):
+            if only and spec["exp"] not in only:
+                continue
             head, align, body = render_table(doc, spec, recs, defs)
             missing = [(rl, k) for rl, cells in body for k, c in enumerate(cells) if c is None]
             if missing:
@@ -292,7 +295,7 @@ def main(argv):
     if not d:
         print("docs_tables.py: --results DIR is required")
         return 2
-    return cmd_render(docs, d) if argv[0] == "render" else cmd_check(docs, d, only, present=present)
+    return cmd_render(docs, d, only) if argv[0] == "render" else cmd_check(docs, d, only, present=present)
 
 
 if __name__ == "__main__":
