@@ -86,6 +86,11 @@ int lpm_cli_fib_option(const char *cmd, int c, const char *arg, lpm_fib_opts *o)
  * replaced, lines skipped, peer chosen). Returns the exit status. */
 int lpm_cli_load_fib(const char *cmd, const char *path, const lpm_fib_opts *o, lpm_fib *f);
 
+/* The table an image carries (its route section) as a FIB, for the trace
+ * generators and reference checks of commands that take an image. */
+struct lpm_image;
+int lpm_cli_image_fib(const struct lpm_image *img, lpm_fib *f, lpm_err *err);
+
 /* Returns LPM_EINPUT after bad usage; prints a pointer to --help only
  * when no message said what was wrong. */
 int lpm_cli_usage_error(const char *cmd);
