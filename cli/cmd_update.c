@@ -7,6 +7,7 @@
 #include "cmd.h"
 #include "../mapper/image_int.h"
 #include "../core/trace.h"
+#include "../core/updates_load.h"
 #include "../mapper/update.h"
 
 static const char *cmd = "update";
@@ -15,7 +16,7 @@ static void help(FILE *fp)
 {
     fprintf(fp,
             "usage: lpmpipe update --image IMG --updates U [-o IMG2] [--bubbles FILE]\n"
-            "                      [--rebalance-at F] [--peer ADDR] [--json]\n"
+            "                      [--rebalance-at F] [--peer ADDR] [--mask-host-bits] [--json]\n"
             "\n"
             "Applies announce/withdraw updates to the image offline: changed words are\n"
             "placed in head room and become writes (stage, address, word) packed into\n"
@@ -32,6 +33,8 @@ static void help(FILE *fp)
             "  --rebalance-at F     rebuild when fullest/mean grows past F times its value\n"
             "                       after the last build (default 1.10; 0: never)\n"
             "  --peer ADDR          bgpdump update traces: this peer's updates\n"
+            "  --mask-host-bits     clear host bits of update prefixes instead of refusing\n"
+            "                       the line (as the table readers' option does)\n"
             "  --json               the report as one JSON object\n");
 }
 
@@ -99,6 +102,7 @@ int lpm_cmd_update(int argc, char **argv)
         { "bubbles", required_argument, 0, O_BUBBLES },
         { "rebalance-at", required_argument, 0, O_REBAL },
         { "peer", required_argument, 0, O_PEER },
+        { "mask-host-bits", no_argument, 0, LPM_OPT_MASK_HOST },
         { "json", no_argument, 0, O_JSON },
         { "output", required_argument, 0, 'o' },
         { "help", no_argument, 0, 'h' },
@@ -106,7 +110,7 @@ int lpm_cmd_update(int argc, char **argv)
     };
     const char *image = NULL, *updates = NULL, *bubbles = NULL, *outp = NULL, *peer = NULL;
     lpm_upd_opts uo = { 1.10 };
-    int json = 0, c;
+    int json = 0, mask_host = 0, c;
     optind = 1;
     while ((c = lpm_cli_getopt(cmd, argc, argv, "ho:", lo)) != -1) {
         switch (c) {
@@ -122,6 +126,7 @@ int lpm_cmd_update(int argc, char **argv)
             }
             break;
         case O_PEER: peer = optarg; break;
+        case LPM_OPT_MASK_HOST: mask_host = 1; break;
         case O_JSON: json = 1; break;
         case 'o': outp = optarg; break;
         case 'h': help(stdout); return 0;
@@ -158,7 +163,7 @@ int lpm_cmd_update(int argc, char **argv)
     size_t n = 0;
     lpm_upd *u = NULL;
     FILE *bf = NULL;
-    if ((rc = lpm_updates_load(updates, &fib, peer, &up, &n, &err))) {
+    if ((rc = lpm_updates_load_ex(updates, &fib, peer, mask_host, &up, &n, NULL, 0, &err))) {
         lpm_cli_error(cmd, "%s", err.msg);
         goto out;
     }
