@@ -11,6 +11,7 @@
 #include "cmd.h"
 #include "cmd_model.h"
 #include "../core/ref_lpm.h"
+#include "../sim/cycle_log.h"
 #include "../sim/walk_image.h"
 
 static const char *cmd = "model verify";
@@ -48,16 +49,6 @@ static int run_sim(const lpm_model_opts *o, lpm_image *img, lpm_model_keys *k, l
     return rc;
 }
 
-static char *get_line(FILE *fp, char **buf, size_t *cap)
-{
-    ssize_t n = getline(buf, cap, fp);
-    if (n < 0)
-        return NULL;
-    if (n && (*buf)[n - 1] == '\n')
-        (*buf)[n - 1] = '\0';
-    return *buf;
-}
-
 /* Line by line; the header first (it names the configuration). */
 static uint64_t compare_logs(FILE *a, FILE *b, uint64_t *cycles, uint64_t *first)
 {
@@ -67,7 +58,7 @@ static uint64_t compare_logs(FILE *a, FILE *b, uint64_t *cycles, uint64_t *first
     size_t ca = 0, cb = 0;
     uint64_t bad = 0, line = 0;
     for (;; line++) {
-        char *x = get_line(a, &la, &ca), *y = get_line(b, &lb, &cb);
+        char *x = lpm_sim_log_line(a, &la, &ca), *y = lpm_sim_log_line(b, &lb, &cb);
         if (!x && !y)
             break;
         if (x && y && !strcmp(x, y))
