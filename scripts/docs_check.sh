@@ -45,12 +45,13 @@ else
   run camp-slide12                               # all 112 points (synthetic, seconds each)
   if [ -n "$LPMPIPE_DATA" ]; then
     run camp-slide13 queue=16                    # 8 of 24 points, 1M lookups each
+    run camp-slide13-v2 queue=16 lookahead=0     # 8 of 48 (D = 2, one and two ports)
     run camp-real queue=16                       # 16 of 64
     run camp-updates rate=0                      # the base of "LPC lost"
     run camp-updates rate=70000                  # 2 of 8, 3M lookups each
     run mapping-real "mapping=ring X=8"          # 6 of 48 maps
     run mapping-real "mapping=linear balanced"   # 6 more
-    exps+=(--exp camp-slide13 --exp camp-real --exp camp-updates --exp mapping-real)
+    exps+=(--exp camp-slide13 --exp camp-slide13-v2 --exp camp-real --exp camp-updates --exp mapping-real)
   else
     echo "SKIP: ../shared/data is absent: the tables drawn from the real tables are not re-run"
   fi
