@@ -26,13 +26,9 @@ typedef struct {
 static int flat_trie(const lpm_fib *f, walk_node **out, lpm_err *err)
 {
     lpm_unibit t;
-    int rc = lpm_unibit_init(&t, f->family, err);
+    int rc = lpm_unibit_build(&t, f, err); /* initialises t; frees it on failure */
     if (rc)
         return rc;
-    if ((rc = lpm_unibit_build(&t, f, err))) {
-        lpm_unibit_free(&t);
-        return rc;
-    }
     walk_node *n = malloc((t.n ? t.n : 1) * sizeof *n);
     if (!n) {
         lpm_unibit_free(&t);
