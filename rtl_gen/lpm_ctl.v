@@ -166,6 +166,7 @@ module lpm_ctl (
         dbg_stall_stg = {SB{1'b0}};
         stop = 1'b0;
         ok = 1'b0;
+        rq = 1'b0;
         taken = {SN{1'b0}};
         pc = {NQ*SN{1'b0}};
         // the data into a queue slot is not gated by the decision (push_n
