@@ -91,6 +91,9 @@ struct tb_state {
 };
 
 #ifdef TB_LIB
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <stdexcept>
 static void die(const char *m, const char *f)
 {
@@ -459,15 +462,17 @@ struct lpm_tb {
 };
 
 #define TB_API extern "C" __attribute__((visibility("default")))
+TB_API int lpm_tb_close(void *hv);
 
 TB_API const char *lpm_tb_header(void)
 {
     return TB_LOG_HEADER;
 }
 
-// NULL on failure, with the reason in err.
-TB_API void *lpm_tb_open(const char *keys, const char *bubbles, const char *results, double load, double ready,
-                         char *err, size_t errn)
+// NULL on failure, with the reason in err. dir: the generated folder (the
+// memories' $readmemh files are read from there, at reset).
+TB_API void *lpm_tb_open(const char *dir, const char *keys, const char *bubbles, const char *results, double load,
+                         double ready, char *err, size_t errn)
 {
     lpm_tb *h = new lpm_tb;
     try {
@@ -490,7 +495,23 @@ TB_API void *lpm_tb_open(const char *keys, const char *bubbles, const char *resu
         return nullptr;
     }
     h->s.want_line = true;
+    int here = open(".", O_RDONLY | O_DIRECTORY);
+    if (here < 0 || chdir(dir)) {
+        snprintf(err, errn, "%s: cannot enter", dir);
+        if (here >= 0)
+            close(here);
+        fclose(h->s.rf);
+        delete h;
+        return nullptr;
+    }
     start(h->c, h->s);
+    int back = fchdir(here);
+    close(here);
+    if (back) {
+        snprintf(err, errn, "cannot return to the working folder");
+        lpm_tb_close(h);
+        return nullptr;
+    }
     return h;
 }
 
