@@ -82,7 +82,7 @@ int lpm_model_opts_parse(const char *cmd, int argc, char **argv, lpm_model_opts 
     enum {
         O_IMAGE = LPM_OPT_FIRST_FREE, O_TRACE, O_GEN, O_COUNT, O_SEED, O_QUEUE, O_WIDTH, O_ROB, O_HOP, O_PORTS,
         O_READY, O_UPD, O_ICRC, O_URATE, O_CLOCK, O_MUT, O_CLOG, O_RES, O_JSON, O_LOAD, O_ENGINE, O_RATE, O_FIFO,
-        O_CTX, O_COSIM, O_CACHE, O_BDIR, O_RMUT
+        O_CTX, O_TTRACE, O_COSIM, O_CACHE, O_BDIR, O_RMUT
     };
     static const struct option lo[] = {
         { "image", required_argument, 0, O_IMAGE },       { "trace", required_argument, 0, O_TRACE },
@@ -99,7 +99,7 @@ int lpm_model_opts_parse(const char *cmd, int argc, char **argv, lpm_model_opts 
         { "rate-mpps", required_argument, 0, O_RATE },    { "fifo", required_argument, 0, O_FIFO },
         { "contexts", required_argument, 0, O_CTX },      { "cosim", no_argument, 0, O_COSIM },
         { "cache", required_argument, 0, O_CACHE },       { "build-dir", required_argument, 0, O_BDIR },
-        { "rtl-mutate", required_argument, 0, O_RMUT },
+        { "rtl-mutate", required_argument, 0, O_RMUT },   { "timed-trace", required_argument, 0, O_TTRACE },
         { 0, 0, 0, 0 },
     };
     memset(o, 0, sizeof *o);
@@ -115,7 +115,7 @@ int lpm_model_opts_parse(const char *cmd, int argc, char **argv, lpm_model_opts 
     while ((c = lpm_cli_getopt(cmd, argc, argv, "h", lo)) != -1) {
         switch (c) {
         case O_IMAGE: o->image = optarg; break;
-        case O_TRACE: o->trace = optarg; break;
+        case O_TRACE: o->trace = optarg; o->ntrace++; break;
         case O_GEN: o->gen = optarg; break;
         case O_COUNT: if (lpm_cli_u64(cmd, "--count", optarg, 1, 100000000, &o->count)) return 2; break;
         case O_SEED: if (lpm_cli_u64(cmd, "--seed", optarg, 0, UINT64_MAX, &o->seed)) return 2; break;
@@ -146,9 +146,14 @@ int lpm_model_opts_parse(const char *cmd, int argc, char **argv, lpm_model_opts 
             }
             o->fast = !strcmp(optarg, "fast");
             break;
-        case O_RATE: if (lpm_cli_double(cmd, "--rate-mpps", optarg, 0.0, 1e6, &o->rate_mpps)) return 2; break;
+        case O_RATE:
+            if (lpm_cli_double(cmd, "--rate-mpps", optarg, 0.0, 1e6, &o->rate_mpps))
+                return 2;
+            o->rate_set = 1;
+            break;
         case O_FIFO: if (lpm_cli_uint(cmd, "--fifo", optarg, 1, 1u << 20, &o->fifo)) return 2; break;
         case O_CTX: if (lpm_cli_uint(cmd, "--contexts", optarg, 1, 4096, &o->contexts)) return 2; break;
+        case O_TTRACE: o->trace = optarg; o->timed = 1; o->ntrace++; break;
         case O_COSIM: o->cosim = 1; break;
         case O_CACHE: o->cache = optarg; break;
         case O_BDIR: o->bdir = optarg; break;
@@ -165,8 +170,8 @@ int lpm_model_opts_parse(const char *cmd, int argc, char **argv, lpm_model_opts 
             lpm_cli_error(cmd, "--cosim, --cache, --build-dir and --rtl-mutate go with model verify");
             return 2;
         }
-        if (!lc && c >= O_ENGINE && c <= O_CTX) {
-            lpm_cli_error(cmd, "--engine, --rate-mpps, --fifo and --contexts go with model linecard");
+        if (!lc && c >= O_ENGINE && c <= O_TTRACE) {
+            lpm_cli_error(cmd, "--engine, --rate-mpps, --fifo, --contexts and --timed-trace go with model linecard");
             return 2;
         }
         if (lc && (c == O_CLOG || c == O_RES || c == O_LOAD || c == O_READY)) {
@@ -176,6 +181,10 @@ int lpm_model_opts_parse(const char *cmd, int argc, char **argv, lpm_model_opts 
     }
     if (optind < argc) {
         lpm_cli_error(cmd, "unexpected argument '%s'", argv[optind]);
+        return 2;
+    }
+    if (o->timed && (o->gen || o->rate_set || o->ntrace > 1)) {
+        lpm_cli_error(cmd, "--timed-trace gives the packets and their times: not with --gen, --trace or --rate-mpps");
         return 2;
     }
     if (!o->image || !!o->trace + !!o->gen != 1) {

@@ -19,7 +19,8 @@ typedef struct lpm_model_opts {
     int cosim, rtl_mutate;   /* rtl_mutate: enum lpm_rtl_mutation */
     const char *cache, *bdir;
     /* model linecard */
-    int fast;
+    int fast, timed;         /* timed: --timed-trace (lines "SECONDS ADDRESS") */
+    int rate_set, ntrace;    /* --rate-mpps given; --trace and --timed-trace given */
     double rate_mpps;
     unsigned fifo, contexts;
 } lpm_model_opts;

@@ -124,6 +124,8 @@ typedef struct lpm_linecard_cfg {
     const lpm_model_calib *cal; /* fast mode's latency model */
     double rate_pps;         /* packets (lookups) per second offered; 0: back to back,
                                 each context with a TLM quantum keeper (no FIFO) */
+    const double *times;     /* NULL, or packet i's arrival in seconds (non-decreasing,
+                                a trace's own timing; the first packet arrives at 0) */
     unsigned fifo;           /* input FIFO entries (a full FIFO drops the packet) */
     unsigned contexts;       /* lookups the line card keeps in flight */
     double update_rate;      /* updates per second (0: none) */
@@ -141,7 +143,9 @@ typedef struct lpm_linecard_report {
     double lookups_per_s;    /* answered / simulated time */
     double lat_p50_ns, lat_p99_ns, lat_max_ns; /* packet arrival to answer */
     double need_per_clock;   /* offered rate / clock: lookups per cycle the engine must sustain
-                                (back to back: the lookups per cycle it took) */
+                                (back to back: the lookups per cycle it took; a timed trace:
+                                its mean rate) */
+    double peak_per_clock;   /* a timed trace: the most packets in any 1 us, per clock */
     double cpu_seconds;      /* host CPU time inside sc_start */
 } lpm_linecard_report;
 

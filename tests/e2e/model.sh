@@ -167,6 +167,26 @@ for eng in cycle fast; do
     --updates "$W/tr.bub" --update-rate 20000000 --json) || bad "linecard $eng with updates: exit $?"
   echo "$out" | grep -q '"bubbles":0,' && bad "linecard $eng: no bubble went through the socket: $out"
 done
+# a trace's own timing: bursts of 50 packets 2 ns apart, then 50 packets 20 ns apart
+awk '{ t += (NR % 100 < 50) ? 2e-9 : 20e-9; printf "%.9f %s\n", 1.5 + t, $1 }' "$W/tiny.trace" >"$W/tiny.timed"
+for eng in cycle fast; do
+  out=$("$BIN" model linecard --image "$W/tr.lpi" --timed-trace "$W/tiny.timed" --engine $eng --json) ||
+    bad "linecard $eng timed trace: exit $?"
+  echo "linecard $eng timed trace: $out"
+  echo "$out" | grep -q '"timed":true,' || bad "linecard $eng timed trace: not timed: $out"
+  echo "$out" | grep -q '"need_lookups_per_clock":0.4544,"peak_lookups_per_clock":0.4800,' ||
+    bad "linecard $eng timed trace: the trace's rate: $out"
+  a=$(echo "$out" | sed 's/.*"answered":\([0-9]*\).*/\1/'); d=$(echo "$out" | sed 's/.*"dropped":\([0-9]*\).*/\1/')
+  [ $((a + d)) -eq 2000 ] && [ "$d" -gt 0 ] || bad "linecard $eng timed trace: bursts over the ring's rate must drop: $out"
+  echo "$out" | grep -q "\"checked\":$a,\"mismatches\":0" || bad "linecard $eng timed trace: not all checked: $out"
+done
+printf '0.1 10.0.0.1\n0.05 10.0.0.2\n' >"$W/back.timed"
+"$BIN" model linecard --image "$W/tr.lpi" --timed-trace "$W/back.timed" 2>"$W/err"
+[ $? -eq 2 ] && grep -q 'back.timed:2: ' "$W/err" || bad "timed trace going back in time not refused with file:line"
+"$BIN" model linecard --image "$W/tr.lpi" --timed-trace "$W/tiny.trace" 2>"$W/err"
+[ $? -eq 2 ] && grep -q 'tiny.trace:1: ' "$W/err" || bad "untimed trace as --timed-trace not refused with file:line"
+"$BIN" model linecard --image "$W/tr.lpi" --timed-trace "$W/tiny.timed" --rate-mpps 3 2>/dev/null
+[ $? -eq 2 ] || bad "--timed-trace with --rate-mpps not refused"
 "$BIN" model linecard --image "$W/tr.lpi" --trace "$W/tiny.trace" --updates "$W/tr.bub" 2>/dev/null
 [ $? -eq 2 ] || bad "linecard --updates without --update-rate not refused"
 "$BIN" model linecard --image "$W/tr.lpi" --trace "$W/tiny.trace" --engine warp 2>/dev/null
