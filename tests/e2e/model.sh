@@ -206,6 +206,23 @@ printf '0.1 10.0.0.1\n0.05 10.0.0.2\n' >"$W/back.timed"
 "$BIN" model frob 2>/dev/null; [ $? -eq 2 ] || bad "unknown subcommand not refused"
 
 # ---- real-table subsets (different tables from the RTL tests') ----
+# cosim_real WHAT ARGS...: the co-simulation on a real table, without and with
+# the table's bubbles ($W/*.bub beside the image); opt-in, as a cold Verilator
+# build of a 24-stage design takes minutes on 2 cores (docs/models.md)
+cosim_real() {
+  local what=$1; shift
+  if [ -z "${LPMPIPE_COSIM_REAL:-}" ] || ! command -v verilator >/dev/null 2>&1; then
+    echo "SKIP: co-simulation on $what (set LPMPIPE_COSIM_REAL=1; needs verilator)"
+    return
+  fi
+  local img=$2 out
+  for upd in "" "--updates ${img%.lpi}.bub --update-rate 2000000"; do
+    out=$("$BIN" model verify "$@" $upd --cosim --json 2>"$W/err") || bad "cosim $what $upd: exit $?: $(head -4 "$W/err")"
+    echo "cosim $what ${upd:+with bubbles}: $out"
+    echo "$out" | grep -q "$cosim_ok" || bad "cosim $what $upd: $out"
+    echo "$out" | grep -q '"mismatches":0}' || bad "cosim $what $upd: $out"
+  done
+}
 if [ -z "$DATA" ]; then
   echo "SKIP: ../shared/data is absent: no real-table model checks"
   exit $fail
@@ -221,6 +238,7 @@ if [ -f "$DATA/routeviews-pfx2as-v4-2020-02.txt.xz" ] && [ -f "$DATA/linx-update
     --updates "$W/v4r.bub" --update-rate 2000000
   verify "routeviews v4 10K, ring 24, queue 32, width 4, 2 ports, D 3, bubbles" --image "$W/v4r.lpi" \
     --trace "$W/v4.trace" --queue 32 --issue-width 4 --ports 2 --hop-cycles 3 --updates "$W/v4r.bub" --update-rate 2000000
+  cosim_real "routeviews v4 10K, ring 24, queue 32" --image "$W/v4r.lpi" --trace "$W/v4.trace" --queue 32
 else
   echo "SKIP: routeviews-pfx2as-v4-2020-02.txt.xz or linx-update-20141217-p52.txt absent"
 fi
@@ -235,6 +253,7 @@ if [ -f "$DATA/linx-rib6-20141225-p69.txt" ]; then
     --queue 4 --updates "$W/v6l.bub" --update-rate 2000000
   verify "LINX v6, linear, 2 ports, width 2, D 1, bubbles" --image "$W/v6l.lpi" --gen random-match --count 20000 \
     --seed 9 --queue 4 --ports 2 --issue-width 2 --hop-cycles 1 --updates "$W/v6l.bub" --update-rate 2000000
+  cosim_real "LINX v6, linear, queue 4" --image "$W/v6l.lpi" --gen random-match --count 20000 --seed 9 --queue 4
 else
   echo "SKIP: linx-rib6-20141225-p69.txt absent"
 fi
