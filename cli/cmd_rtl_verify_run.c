@@ -216,37 +216,15 @@ static int run_model(const lpm_verify_opts *v, const char *work, const char *rtl
     return 0;
 }
 
-/* The work folder (absolute) and the cache folder (absolute, or NULL). */
+/* The work folder (absolute) and the cache folder (absolute, or ""). */
 static int work_dirs(const lpm_verify_opts *v, lpm_verify_run *r, char *cache, size_t cache_n)
 {
-    if (v->bdir) {
-        lpm_rtl_fmt(r->work, sizeof r->work, "%s", v->bdir);
-        if (lpm_rtl_mkdirs(r->work)) {
-            lpm_cli_error(cmd, "%s: %s", r->work, strerror(errno));
-            return 1;
-        }
-    } else {
-        const char *t = getenv("TMPDIR");
-        lpm_rtl_fmt(r->work, sizeof r->work, "%s/lpmpipe-rtl.XXXXXX", t && *t ? t : "/tmp");
-        if (!mkdtemp(r->work)) {
-            lpm_cli_error(cmd, "%s: %s", r->work, strerror(errno));
-            return 1;
-        }
-        r->tmp = 1;
+    lpm_err err;
+    if (lpm_rtl_work_dir(v->bdir, "lpmpipe-rtl", r->work, sizeof r->work, &r->tmp, &err)) {
+        lpm_cli_error(cmd, "%s", err.msg);
+        return 1;
     }
-    char *abs = realpath(r->work, NULL);
-    if (abs) {
-        lpm_rtl_fmt(r->work, sizeof r->work, "%s", abs);
-        free(abs);
-    }
-    cache[0] = '\0';
-    if (v->cache && *v->cache) {
-        char *ca = lpm_rtl_mkdirs(v->cache) == 0 ? realpath(v->cache, NULL) : NULL;
-        if (ca) {
-            lpm_rtl_fmt(cache, cache_n, "%s", ca);
-            free(ca);
-        }
-    }
+    lpm_rtl_cache_dir(v->cache, cache, cache_n);
     return 0;
 }
 

@@ -12,6 +12,38 @@
 #include "../sim/bubble_file.h"
 #include "rtl_run.h"
 
+int lpm_rtl_work_dir(const char *dir, const char *prefix, char *out, size_t out_size, int *tmp, lpm_err *err)
+{
+    *tmp = 0;
+    if (dir) {
+        lpm_rtl_fmt(out, out_size, "%s", dir);
+        if (lpm_rtl_mkdirs(out))
+            return lpm_err_set(err, LPM_EFAIL, "%s: %s", out, strerror(errno));
+    } else {
+        const char *t = getenv("TMPDIR");
+        lpm_rtl_fmt(out, out_size, "%s/%s.XXXXXX", t && *t ? t : "/tmp", prefix);
+        if (!mkdtemp(out))
+            return lpm_err_set(err, LPM_EFAIL, "%s: %s", out, strerror(errno));
+        *tmp = 1;
+    }
+    char *abs = realpath(out, NULL);
+    if (abs) {
+        lpm_rtl_fmt(out, out_size, "%s", abs);
+        free(abs);
+    }
+    return LPM_OK;
+}
+
+void lpm_rtl_cache_dir(const char *cache, char *out, size_t out_size)
+{
+    out[0] = '\0';
+    char *ca = cache && *cache && lpm_rtl_mkdirs(cache) == 0 ? realpath(cache, NULL) : NULL;
+    if (ca) {
+        lpm_rtl_fmt(out, out_size, "%s", ca);
+        free(ca);
+    }
+}
+
 int lpm_rtl_write_keys(const char *dir, int family, const lpm_addr *keys, size_t n, lpm_err *err)
 {
     char path[4200];

@@ -27,6 +27,13 @@ int lpm_rtl_tb_build(const char *rtl, const char *cache, enum lpm_rtl_tb_kind ki
 /* The last lines of a file on stderr, indented. */
 void lpm_rtl_show_tail(const char *path, int lines);
 
+/* The work folder: dir (created when missing), or NULL for a new
+ * temporary one named PREFIX.XXXXXX under $TMPDIR (*tmp set to 1); its
+ * absolute path in out. The cache folder likewise (created), or "" for
+ * none (cache NULL or empty). */
+int lpm_rtl_work_dir(const char *dir, const char *prefix, char *out, size_t out_size, int *tmp, lpm_err *err);
+void lpm_rtl_cache_dir(const char *cache, char *out, size_t out_size);
+
 /* dir/keys.hex: the count, then one key per line in hex (the testbench's format). */
 int lpm_rtl_write_keys(const char *dir, int family, const lpm_addr *keys, size_t n, lpm_err *err);
 /* dir/bubbles.txt: the bubbles of the file updates (NULL: none) as the
