@@ -222,4 +222,5 @@ const lpm_engine_ops lpm_engine_dir24_8 = {
     .del = op_del,
     .memory = op_memory,
     .destroy = op_destroy,
+    .cost = lpm_cpu_state_cost,
 };

@@ -258,4 +258,5 @@ const lpm_engine_ops lpm_engine_hybrid = {
     .del = op_del,
     .memory = op_memory,
     .destroy = op_destroy,
+    .cost = lpm_cpu_state_cost,
 };
