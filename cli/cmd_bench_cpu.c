@@ -512,10 +512,8 @@ int lpm_cmd_bench_cpu(int argc, char **argv)
     }
     snprintf(kb, sizeof kb, "%s", kinds);
     for (char *sv = NULL, *k = strtok_r(kb, ",", &sv); k; k = strtok_r(NULL, ",", &sv))
-        if (lpm_trace_kind_parse(k) < 0) {
-            lpm_cli_error(cmd, "--kind: unknown trace kind '%s' (random-match, uniform, table, zipf)", k);
+        if (lpm_cli_trace_kind(cmd, "--kind", k) < 0)
             return 2;
-        }
     if (!fib_path) {
         lpm_cli_error(cmd, "--fib is required");
         return 2;
