@@ -3,7 +3,9 @@
 # tables of docs/results-*.md are drawn from (docs/cli-report.md, "Results
 # docs"), into a fresh folder, and compares every re-run cell with the doc
 # (scripts/docs_tables.py check: exact text, as the doc prints it; the
-# simulator and the mapper are deterministic, so no tolerance is needed).
+# simulator and the mapper are deterministic, so no tolerance is needed;
+# columns marked "timing" hold timings of the machine that ran them and
+# are checked for shape only: a number where the doc has one).
 # Reduced = a subset of each grid at full size: the points the doc shows
 # are re-run exactly, the others not. Sweeps on the real tables need
 # ../shared/data (else a SKIP line each). Budget: 10 minutes on 2 quiet
@@ -19,7 +21,7 @@ case "$BIN" in /*) ;; *) BIN="$PWD/$BIN" ;; esac
 OUT=${DOCS_CHECK_DIR:-build/docs-check}
 JOBS=${DOCS_CHECK_JOBS:-2}
 MODE=${DOCS_CHECK:-full}
-DOCS=(docs/results-camp.md docs/results-mapping.md)
+DOCS=(docs/results-*.md)
 if [ -z "${LPMPIPE_DATA:-}" ] && [ -d ../shared/data ]; then LPMPIPE_DATA="$(cd ../shared/data && pwd)"; fi
 export LPMPIPE_DATA=${LPMPIPE_DATA:-}
 t0=$SECONDS
@@ -50,7 +52,8 @@ else
     run camp-updates rate=70000                  # 2 of 8, 3M lookups each
     run mapping-real "mapping=ring X=8"          # 6 of 48 maps
     run mapping-real "mapping=linear balanced"   # 6 more
-    exps+=(--exp camp-slide13 --exp camp-real --exp camp-updates --exp mapping-real)
+    run gpu-cpu-builds                           # 2 points: CPU builds of GAMT/GALE (results-gpu.md)
+    exps+=(--exp camp-slide13 --exp camp-real --exp camp-updates --exp mapping-real --exp gpu-cpu-builds)
   else
     echo "SKIP: ../shared/data is absent: the tables drawn from the real tables are not re-run"
   fi
