@@ -53,8 +53,9 @@ else
     run mapping-real "mapping=ring X=8"          # 6 of 48 maps
     run mapping-real "mapping=linear balanced"   # 6 more
     run mapping-loops                            # 3 points: reads and wraps per lookup (results-mapping.md)
+    run mapping-updates                          # 1 point: the linx trace compiled (results-mapping.md)
     run gpu-cpu-builds                           # 2 points: CPU builds of GAMT/GALE (results-gpu.md)
-    exps+=(--exp camp-slide13 --exp camp-real --exp camp-updates --exp mapping-real --exp mapping-loops --exp gpu-cpu-builds)
+    exps+=(--exp camp-slide13 --exp camp-real --exp camp-updates --exp mapping-real --exp mapping-loops --exp mapping-updates --exp gpu-cpu-builds)
   else
     echo "SKIP: ../shared/data is absent: the tables drawn from the real tables are not re-run"
   fi

@@ -121,14 +121,15 @@ def find(recs, where):
 
 def fields_of(r, prefix=""):
     f = {prefix + k: v for k, v in r["params"].items()}
-    f.update({prefix + k: v for k, v in r["metrics"].items() if v is not None})
+    f.update({prefix + k: v for k, v in r["metrics"].items()})  # None (a "?path" absent) stays: "=''
+                                                                # if x is None else ..." can test it
     return f
 
 
 def fmt(cell, f):
     """A format string, or after '=' a Python expression over the fields."""
     if cell.startswith("="):
-        return str(eval(cell[1:], {"__builtins__": {"abs": abs, "format": format, "round": round, "len": len}}, f))
+        return str(eval(cell[1:], {"__builtins__": {"abs": abs, "format": format, "round": round, "len": len, "min": min, "max": max}}, f))
     return cell.format(**f)
 
 
@@ -150,7 +151,7 @@ def render_table(doc, spec, recs, defs):
     lab_align = "---|" if spec.get("left_rows", True) else "---:|"
     align = "|" + lab_align * nlab + "---:|" * len(cols)
     body = []
-    for rl, rw, _, rbase, _ in rows:
+    for rl, rw, rf, rbase, _ in rows:  # rf: a row's own cell (a table of one column)
         # the base record: the row's own ("base" in a row entry: a ratio
         # within one run) or the table's
         bw = rbase if rbase is not None else spec.get("base")
@@ -165,7 +166,7 @@ def render_table(doc, spec, recs, defs):
                 f = fields_of(r)
                 if b:
                     f.update(fields_of(b, "base_"))
-                cells.append(fmt(cf or spec["cell"], f))
+                cells.append(fmt(cf or rf or spec["cell"], f))
             else:
                 cells.append(None)
         labs = [spec.get("row_head", "{}").format(x) if isinstance(x, (int, float)) else str(x) for x in rl]
@@ -173,10 +174,13 @@ def render_table(doc, spec, recs, defs):
     return "| " + " | ".join(head) + " |", align, body
 
 
-def timing_cols(spec, d, defs):
-    """Column indexes whose cells are timings of the machine that ran them
-    (a column entry with "timing": true): checked for shape only."""
-    return {k for k, c in enumerate(axis(spec, d, "cols", defs, spec["exp"])) if c[4]}
+def timing_cells(spec, d, defs):
+    """(row, column) indexes of the cells that are timings of the machine
+    that ran them (a column or row entry with "timing": true): checked for
+    shape only."""
+    rows = axis(spec, d, "rows", defs, spec["exp"])
+    cols = axis(spec, d, "cols", defs, spec["exp"])
+    return {(i, k) for i, r in enumerate(rows) for k, c in enumerate(cols) if r[4] or c[4]}
 
 
 def tables(lines):
@@ -272,8 +276,8 @@ def cmd_check(docs, d, only, defs_dir=None, present=False):
                 continue
             n, nt, bad = 0, 0, []
             nl = len(want_head) - len(body[0][1]) if body else 0
-            tcols = timing_cols(spec, doc, defs)
-            for (rl, cells), row in zip(body, got[2:]):
+            tcells = timing_cells(spec, doc, defs)
+            for i_row, ((rl, cells), row) in enumerate(zip(body, got[2:])):
                 if row[:nl] != rl:
                     bad.append("row %s: doc has row %s" % (", ".join(rl), ", ".join(row[:nl])))
                     continue
@@ -281,7 +285,7 @@ def cmd_check(docs, d, only, defs_dir=None, present=False):
                     if c is None:
                         continue
                     n += 1
-                    if k in tcols:
+                    if (i_row, k) in tcells:
                         nt += 1
                         if not shape(c, row[nl + k]):
                             bad.append("row %s, %s (a timing: shape only): doc %s, run %s" %
