@@ -54,8 +54,10 @@ else
     run mapping-real "mapping=linear balanced"   # 6 more
     run mapping-loops                            # 3 points: reads and wraps per lookup (results-mapping.md)
     run mapping-updates                          # 1 point: the linx trace compiled (results-mapping.md)
+    run names-real-tables                        # 2 points: names build --json (results-names.md)
+    run names-real "primes=1048573,4194301,16777213 (default)"   # 2 of 6: the default ATA primes
     run gpu-cpu-builds                           # 2 points: CPU builds of GAMT/GALE (results-gpu.md)
-    exps+=(--exp camp-slide13 --exp camp-real --exp camp-updates --exp mapping-real --exp mapping-loops --exp mapping-updates --exp gpu-cpu-builds)
+    exps+=(--exp camp-slide13 --exp camp-real --exp camp-updates --exp mapping-real --exp mapping-loops --exp mapping-updates --exp names-real-tables --exp names-real --exp gpu-cpu-builds)
   else
     echo "SKIP: ../shared/data is absent: the tables drawn from the real tables are not re-run"
   fi

@@ -129,7 +129,7 @@ def fields_of(r, prefix=""):
 def fmt(cell, f):
     """A format string, or after '=' a Python expression over the fields."""
     if cell.startswith("="):
-        return str(eval(cell[1:], {"__builtins__": {"abs": abs, "format": format, "round": round, "len": len, "min": min, "max": max}}, f))
+        return str(eval(cell[1:], {"__builtins__": {"abs": abs, "format": format, "round": round, "len": len, "min": min, "max": max, "str": str}}, f))
     return cell.format(**f)
 
 
