@@ -58,6 +58,12 @@ else
     run names-real "primes=1048573,4194301,16777213 (default)"   # 2 of 6: the default ATA primes
     run gpu-cpu-builds                           # 2 points: CPU builds of GAMT/GALE (results-gpu.md)
     exps+=(--exp camp-slide13 --exp camp-real --exp camp-updates --exp mapping-real --exp mapping-loops --exp mapping-updates --exp names-real-tables --exp names-real --exp gpu-cpu-builds)
+    if "$BIN" version | grep -q "DPDK peer *yes"; then
+      run cpu-update-cost                        # 4 points: update counts per engine (results-cpu.md)
+      exps+=(--exp cpu-update-cost)
+    else
+      echo "SKIP: no DPDK peer in this build: results-cpu.md's update tables (rte_fib rows) are not re-run"
+    fi
   else
     echo "SKIP: ../shared/data is absent: the tables drawn from the real tables are not re-run"
   fi
