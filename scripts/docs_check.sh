@@ -45,6 +45,8 @@ if [ "$MODE" = quick ]; then
   run camp-slide12 queue=16                      # 14 of 112 points: both dispatchers, every burst
 else
   run camp-slide12                               # all 112 points (synthetic, seconds each)
+  run camp-v2 queue=16                           # 24 of 144: D=1 / D=2 / 2 ports (synthetic)
+  exps+=(--exp camp-v2)
   if [ -n "$LPMPIPE_DATA" ]; then
     run camp-slide13 queue=16                    # 8 of 24 points, 1M lookups each
     run camp-real queue=16                       # 16 of 64

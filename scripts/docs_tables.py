@@ -15,7 +15,9 @@ whose values come in the definition's order, or a list of
 bench's per-engine rows; a row's "base" is the record its base_ fields
 come from, so that a ratio is taken within one run; a column with
 "timing": true holds timings of the machine that ran them and is checked
-for shape only, a number where the doc has one), cell (a Python format string over the
+for shape only, a number where the doc has one), also ({PREFIX: {where
+changes}}: more records of each cell, e.g. the same point at D = 2, whose
+fields come as PREFIX_NAME), cell (a Python format string over the
 record's kept fields and parameters: "{lpc:.3f} ({utilisation:.2f})",
 "{words:,}"), corner (the top-left cell), row_head (a format string for
 the row label, default the value), tol (cells compared as numbers within
@@ -162,10 +164,15 @@ def render_table(doc, spec, recs, defs):
             w.update(rw)
             w.update(cw)
             r = find(recs.get(exp, []), w)
-            if r and (bw is None or b):
+            # "also": {PREFIX: where}: more records of the same cell (its
+            # where with these changes), their fields as PREFIX_NAME
+            more = {p: find(recs.get(exp, []), dict(w, **aw)) for p, aw in spec.get("also", {}).items()}
+            if r and (bw is None or b) and all(more.values()):
                 f = fields_of(r)
                 if b:
                     f.update(fields_of(b, "base_"))
+                for p, m in more.items():
+                    f.update(fields_of(m, p + "_"))
                 cells.append(fmt(cf or rf or spec["cell"], f))
             else:
                 cells.append(None)
