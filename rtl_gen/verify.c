@@ -125,8 +125,44 @@ static int read_stimulus(const char *simres, int fam, const char *dir, lpm_rtl_k
     return bad ? lpm_err_set(err, LPM_EFAIL, "%s: write failed", dir) : LPM_OK;
 }
 
+/* The bubble file's counts, and per bubble handed to the testbench the
+ * position of its update (for updates.applied). */
+typedef struct bub_count {
+    uint64_t in_file, updates_in_file, applied, updates_applied, stopped_at;
+    uint64_t *uord;
+    size_t n, cap;
+} bub_count;
+
+/* Bubbles the RTL let in: the win:bK events of its cycle log (every one
+ * leaves the pipeline before the testbench stops). */
+static uint64_t rtl_bubbles_in(const char *log)
+{
+    FILE *fp = fopen(log, "r");
+    if (!fp)
+        return 0;
+    uint64_t n = 0;
+    char *line = NULL;
+    size_t cap = 0;
+    while (getline(&line, &cap, fp) > 0)
+        for (const char *p = line; (p = strstr(p, " win:b")); p += 6)
+            n++;
+    free(line);
+    fclose(fp);
+    return n;
+}
+
+static void bub_count_finish(bub_count *bc, uint64_t applied)
+{
+    bc->applied = applied;
+    if (applied < bc->n)
+        bc->updates_applied = bc->uord[applied] - 1;
+    else if (bc->stopped_at)
+        bc->updates_applied = bc->stopped_at - 1;
+}
+
 /* The bubbles as the simulator's bubble reader gives them, ready cycles included. */
-static int write_bubbles(const char *updates, unsigned stages, double cpu, const char *dir, uint64_t *nb, lpm_err *err)
+static int write_bubbles(const char *updates, unsigned stages, double cpu, const char *dir, uint64_t *nb,
+                         bub_count *bc, lpm_err *err)
 {
     char path[4200];
     lpm_rtl_fmt(path, sizeof path, "%s/bubbles.txt", dir);
@@ -158,7 +194,24 @@ static int write_bubbles(const char *updates, unsigned stages, double cpu, const
                 fprintf(fp, ":%" PRIx32 ":%" PRIx64, b->w[j].addr, b->w[j].word);
             }
             fputc('\n', fp);
+            if (bc->n == bc->cap) {
+                size_t cap = bc->cap ? bc->cap * 2 : 1024;
+                uint64_t *p = realloc(bc->uord, cap * sizeof *p);
+                if (!p) {
+                    got = -1;
+                    lpm_err_set(err, LPM_EFAIL, "out of memory");
+                    break;
+                }
+                bc->uord = p;
+                bc->cap = cap;
+            }
+            bc->uord[bc->n++] = b->uord;
             (*nb)++;
+        }
+        if (got == 0 && (rc = lpm_sim_bfile_finish(&bf, *nb, err)) == 0) {
+            bc->in_file = bf.in_file_bubbles;
+            bc->updates_in_file = bc->updates_applied = bf.in_file_updates;
+            bc->stopped_at = bf.stopped_at;
         }
         if (got < 0)
             rc = LPM_EINPUT;
@@ -380,9 +433,10 @@ int lpm_rtl_cmd_verify(int argc, char **argv)
     lpm_rtl_keys keys = { 0 };
     lpm_rtl_cmp cmp = { 0 };
     uint64_t nbub = 0;
+    bub_count bc = { 0 };
     double cpu = urate > 0 ? clock_mhz * 1e6 / urate : 0.0;
     if ((rc = lpm_rtl_generate(img, image, &o, rtl, &err)) ||
-        (rc = write_bubbles(updates, sh.n, cpu, work, &nbub, &err))) {
+        (rc = write_bubbles(updates, sh.n, cpu, work, &nbub, &bc, &err))) {
         if (err.msg[0])
             fprintf(stderr, "%s\n", err.msg);
         goto out;
@@ -511,15 +565,26 @@ int lpm_rtl_cmd_verify(int argc, char **argv)
         lpm_cli_error(cmd, "%s", err.msg);
         goto out;
     }
+    bub_count_finish(&bc, updates ? rtl_bubbles_in(rtllog) : 0);
     if (json)
-        printf("{\"lookups\":%zu,\"cycles\":%" PRIu64 ",\"bubbles\":%" PRIu64 ",\"cycle_mismatches\":%" PRIu64
+        printf("{\"lookups\":%zu,\"cycles\":%" PRIu64 ",\"bubbles\":{\"in_file\":%" PRIu64 ",\"applied\":%" PRIu64
+               ",\"left\":%" PRIu64 "},\"updates\":{\"in_file\":%" PRIu64 ",\"applied\":%" PRIu64 "},"
+               "\"cycle_mismatches\":%" PRIu64
                ",\"result_mismatches\":%" PRIu64 ",\"reference_checked\":%" PRIu64 ",\"reference_mismatches\":%" PRIu64
                ",\"icarus\":%s,\"mismatches\":%" PRIu64 "}\n",
-               keys.n, cmp.cycles, nbub, cmp.cycle_bad, cmp.result_bad, cmp.ref_checked, cmp.ref_bad,
+               keys.n, cmp.cycles, bc.in_file, bc.applied, bc.in_file - bc.applied, bc.updates_in_file,
+               bc.updates_applied, cmp.cycle_bad, cmp.result_bad, cmp.ref_checked, cmp.ref_bad,
                icarus ? (cmp.icarus_bad ? "\"differs\"" : "\"same\"") : "null", lpm_rtl_cmp_total(&cmp));
     else
         printf("%zu lookups, %" PRIu64 " cycles, %" PRIu64 " mismatches\n", keys.n, cmp.cycles,
                lpm_rtl_cmp_total(&cmp));
+    if (updates && !json)
+        printf("updates: %" PRIu64 " of %" PRIu64 " simulated; bubbles: %" PRIu64 " applied, %" PRIu64
+               " left of %" PRIu64 " in the file\n",
+               bc.updates_applied, bc.updates_in_file, bc.applied, bc.in_file - bc.applied, bc.in_file);
+    if (updates && bc.in_file > bc.applied)
+        lpm_cli_error(cmd, "note: the lookups ended before the updates: %" PRIu64 " of %" PRIu64
+                           " bubbles were not simulated", bc.in_file - bc.applied, bc.in_file);
     if (lpm_rtl_cmp_total(&cmp)) {
         if (cmp.first_cycle != UINT64_MAX)
             lpm_cli_error(cmd, "RTL and simulator differ, first at cycle %" PRIu64, cmp.first_cycle);
@@ -529,6 +594,7 @@ int lpm_rtl_cmd_verify(int argc, char **argv)
     }
 out:
     free(keys.a);
+    free(bc.uord);
     lpm_image_free(img);
     if (tmp && !getenv("LPMPIPE_RTL_KEEP"))
         rm_rf(work);

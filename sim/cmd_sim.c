@@ -49,6 +49,9 @@ static void help(FILE *fp)
             "  --updates FILE      bubble file (lpmpipe update --bubbles)\n"
             "  --update-rate U     updates per second (with --updates; default: all at once)\n"
             "  --clock-mhz F       clock that turns the rate into cycles (default 200)\n"
+            "  --drain-updates     after the last lookup, run on until every bubble of the\n"
+            "                      file has gone through (default: bubbles not in the window\n"
+            "                      when the lookups end are counted as left, and a note says so)\n"
             "  --warmup C          cycles left out of the steady-state window (default 0)\n"
             "  --no-check          do not check answers against the image interpreter\n"
             "  --verify            also check every answer against the reference LPM\n"
@@ -296,7 +299,7 @@ int lpm_cmd_sim(int argc, char **argv)
     enum {
         O_IMAGE = LPM_OPT_FIRST_FREE, O_SYNTH, O_LINEAR, O_READS, O_TRACE, O_GEN, O_COUNT, O_SEED, O_FIB,
         O_QUEUE, O_WIDTH, O_BURST, O_ROB, O_LOAD, O_UPDATES, O_URATE, O_CLOCK, O_WARMUP, O_NOCHECK,
-        O_VERIFY, O_JSON, O_RESULTS, O_CLOG, O_TIMING, O_BASELINE, O_PRELOAD, O_LOOKAHEAD
+        O_VERIFY, O_JSON, O_RESULTS, O_CLOG, O_TIMING, O_BASELINE, O_PRELOAD, O_LOOKAHEAD, O_DRAIN
     };
     static const struct option lo[] = {
         { "image", required_argument, 0, O_IMAGE },
@@ -326,6 +329,7 @@ int lpm_cmd_sim(int argc, char **argv)
         { "walk-baseline", required_argument, 0, O_BASELINE },
         { "preload", no_argument, 0, O_PRELOAD },
         { "lookahead", required_argument, 0, O_LOOKAHEAD },
+        { "drain-updates", no_argument, 0, O_DRAIN },
         { "help", no_argument, 0, 'h' },
         LPM_CLI_FIB_LONGOPTS,
         { 0, 0, 0, 0 },
@@ -366,6 +370,7 @@ int lpm_cmd_sim(int argc, char **argv)
         case O_CLOCK: if (lpm_cli_double(cmd, "--clock-mhz", optarg, 1e-3, 1e6, &clock_mhz)) return 2; break;
         case O_WARMUP: if (lpm_cli_u64(cmd, "--warmup", optarg, 0, UINT64_MAX / 2, &cfg.warmup)) return 2; break;
         case O_NOCHECK: check = 0; break;
+        case O_DRAIN: cfg.drain_updates = 1; break;
         case O_VERIFY: verify = 1; break;
         case O_JSON: json = 1; break;
         case O_RESULTS: results = optarg; break;
@@ -398,8 +403,8 @@ int lpm_cmd_sim(int argc, char **argv)
         lpm_cli_error(cmd, "--linear and --reads go with --synthetic");
         return 2;
     }
-    if (urate > 0 && !updates) {
-        lpm_cli_error(cmd, "--update-rate needs --updates");
+    if ((urate > 0 || cfg.drain_updates) && !updates) {
+        lpm_cli_error(cmd, "%s needs --updates", urate > 0 ? "--update-rate" : "--drain-updates");
         return 2;
     }
     int kind = -1;
@@ -584,6 +589,10 @@ int lpm_cmd_sim(int argc, char **argv)
         goto out;
     }
     const lpm_sim_stats *st = lpm_sim_get_stats(sim);
+    if (updates && (rc = lpm_sim_bfile_finish(&bf, st->bubbles_entered, &err))) {
+        fprintf(stderr, "%s\n", err.msg);
+        goto out;
+    }
     if (cc.count != st->requests || cc.id_sum != (st->requests ? st->requests * (st->requests - 1) / 2 : 0) ||
         (cfg.rob && !cc.ordered)) {
         lpm_cli_error(cmd, "internal error: %" PRIu64 " results for %" PRIu64 " requests%s", cc.count, st->requests,
@@ -596,11 +605,25 @@ int lpm_cmd_sim(int argc, char **argv)
                            "LPC and utilisation are 0", cfg.warmup);
     lpm_sim_report rep = { st, &cfg, w.stages, w.ring, source, burst, urate, clock_mhz,
                            cc.synthetic || !check ? "none" : cc.sh_enter ? "interpreter before/after update" : "interpreter",
-                           cc.checked, cc.mismatches, cc.ref_checked, cc.ref_mismatches };
+                           cc.checked, cc.mismatches, cc.ref_checked, cc.ref_mismatches,
+                           updates != NULL, bf.in_file_bubbles, bf.in_file_updates, bf.updates_applied,
+                           bf.in_file_rebuilds, st->swaps };
     if (json)
         lpm_sim_report_json(stdout, &rep);
     else
         lpm_sim_report_table(stdout, &rep);
+    if (updates && bf.in_file_bubbles > st->bubbles) {
+        if (bf.stopped_at)
+            lpm_cli_error(cmd, "note: update %" PRIu64 " is a rebuild without a shadow copy (R line without copy=), "
+                               "which bubbles cannot carry: it and the %" PRIu64 " bubbles after it were not simulated "
+                               "(map with --shadow)", bf.stopped_at, bf.in_file_bubbles - st->bubbles);
+        else
+            lpm_cli_error(cmd, "note: the lookups ended before the updates: %" PRIu64 " of %" PRIu64
+                               " bubbles (%" PRIu64 " of %" PRIu64 " updates) were not simulated; "
+                               "--drain-updates runs on until all are applied",
+                          bf.in_file_bubbles - st->bubbles, bf.in_file_bubbles,
+                          bf.in_file_updates - bf.updates_applied, bf.in_file_updates);
+    }
     if (timing)
         fprintf(stderr, "lpmpipe: sim: %" PRIu64 " lookups, %" PRIu64 " cycles in %.3f s: %.0f lookups/s, %.0f cycles/s\n",
                 st->requests, st->cycles, dt, dt > 0 ? (double)st->requests / dt : 0.0,

@@ -308,6 +308,7 @@ static int refill_one(lpm_sim *s, const run_io *io, lpm_err *err)
         *b = s->pending;
         b->seq = s->bubble_seq++;
         s->have_pending = 0;
+        s->st.bubbles_entered++;
         r->dit_cycle = s->cycle;
         r->hops = 0;
         for (unsigned j = 0; j < b->nw; j++)
@@ -558,17 +559,26 @@ static int step(lpm_sim *s, const run_io *io, lpm_err *err)
     return 0;
 }
 
-/* Something still to do: requests to read, or items in the pipeline. A
- * bubble not yet in the window when the last lookup is out is not
- * simulated (an update trace usually outlasts the lookups). */
-static int busy(const lpm_sim *s)
+/* Items in the pipeline (lookups or bubbles) or results not yet out. */
+static int items_left(const lpm_sim *s)
 {
-    if (!s->src_done || s->win_n || s->rob_head < s->rob_alloc)
+    if (s->win_n || s->rob_head < s->rob_alloc)
         return 1;
     for (unsigned i = 0; i < s->n; i++)
         if (s->out[i] || s->q[i].n)
             return 1;
     return 0;
+}
+
+/* Something still to do: requests to read, or items in the pipeline. A
+ * bubble not yet in the window when the last lookup is out is not
+ * simulated (the caller counts and reports it), unless drain_updates
+ * keeps the clock running until the bubble source is empty. */
+static int busy(const lpm_sim *s)
+{
+    if (!s->src_done || items_left(s))
+        return 1;
+    return s->cfg.drain_updates && (s->have_pending || !s->bsrc_done);
 }
 
 int lpm_sim_run(lpm_sim *s, lpm_sim_source_fn src, void *src_ctx,
@@ -592,6 +602,12 @@ int lpm_sim_run(lpm_sim *s, lpm_sim_source_fn src, void *src_ctx,
             else
                 s->have_pending = 1;
         }
+        /* Draining updates with nothing in the pipeline: the cycles until
+         * the next bubble is ready change nothing but the clock (no cycle
+         * log line is due without a log). */
+        if (s->cfg.drain_updates && s->src_done && s->have_pending && s->pending.ready > s->cycle &&
+            !s->cfg.cycle_log && !items_left(s))
+            s->cycle = s->pending.ready;
         int rc = step(s, &io, err);
         if (rc)
             return rc;

@@ -37,12 +37,22 @@ typedef struct lpm_sim_write {
 
 #define LPM_SIM_MAX_STAGES 256
 
+/* Bubble flags (docs/microarchitecture.md, "Rebuilds and the swap"). */
+#define LPM_SIM_B_DRAIN 1u   /* enters only when no earlier bubble is in flight */
+#define LPM_SIM_B_FENCE 2u   /* enters only when no lookup of the inactive copy is in flight */
+#define LPM_SIM_B_SWAP 4u    /* no writes; drain, then the DIT select becomes `copy` */
+#define LPM_SIM_B_SHADOW 8u  /* part of a rebuild: its writes go into the inactive copy */
+
 typedef struct lpm_sim_bubble {
     unsigned nw;
     lpm_sim_write w[LPM_SIM_MAX_STAGES + 1];
     uint64_t ready;   /* first cycle it may enter the dispatch window */
-    uint64_t update;  /* the update it belongs to */
+    uint64_t update;  /* the update it belongs to (its U line's number) */
+    uint64_t uord;    /* that update's position in the file (1, 2, ...) */
     int first, last;  /* first / last bubble of its update */
+    unsigned flags;   /* LPM_SIM_B_* */
+    unsigned copy;    /* shadow / swap: the copy the rebuild writes */
+    uint32_t copy_crc;/* swap: CRC of that copy after the rebuild (0: none given) */
     uint64_t seq;     /* set by the simulator: 0, 1, ... in entry order */
 } lpm_sim_bubble;
 
@@ -54,6 +64,7 @@ typedef struct lpm_sim_cfg {
     unsigned rob;          /* reorder buffer entries (0: none) */
     double load;           /* offered requests per cycle (0: continuous backlog) */
     uint64_t warmup;       /* cycles left out of the steady-state window */
+    int drain_updates;     /* run on (no lookups) until the bubble source is empty */
     FILE *cycle_log;       /* NULL: none */
 } lpm_sim_cfg;
 
@@ -99,6 +110,8 @@ typedef struct lpm_sim_stats {
     uint64_t rob_sum, rob_max;
     uint64_t bubbles, bubble_wait;  /* bubbles through the last stage; cycles
                                        from ready to entering stage 0 */
+    uint64_t bubbles_entered;       /* bubbles that entered the window */
+    uint64_t swaps;                 /* swap bubbles that entered (rebuilds made live) */
 } lpm_sim_stats;
 
 typedef struct lpm_sim lpm_sim;
