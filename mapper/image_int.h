@@ -17,20 +17,33 @@ struct lpm_image {
     unsigned stride_k;     /* the mapping's block stride (balanced: 0, see stride[]) */
     unsigned headroom_pct; /* head room asked for at mapping time */
     unsigned split;        /* adaptive CAMP: split height (0: none) */
+    unsigned copies;       /* 1, or 2 with a shadow copy (double buffering) */
+    unsigned active;       /* the copy lookups read (DIT select) */
     uint8_t stride[LPM_IMAGE_MAX_STAGES];
-    uint32_t depth[LPM_IMAGE_MAX_STAGES];
-    uint32_t used[LPM_IMAGE_MAX_STAGES];
-    uint64_t *dit;         /* 2^x entries */
-    uint64_t *mem[LPM_IMAGE_MAX_STAGES]; /* depth[s] words each */
+    uint32_t depth[LPM_IMAGE_MAX_STAGES];   /* words per copy */
+    uint32_t used[LPM_IMAGE_MAX_STAGES];    /* the active copy's words in use */
+    uint64_t *dit;         /* copies x 2^x entries, copy 0 first */
+    uint64_t *mem[LPM_IMAGE_MAX_STAGES]; /* copies x depth[s] words each, copy 0 first */
     lpm_nhtab nh;
     lpm_route *routes;     /* the table, sorted, next hops index nh */
     size_t nroutes;
 };
 
-/* An empty image with the given header (memories zeroed); NULL on no memory. */
+/* An empty image with the given header (memories zeroed, copy 0 active);
+ * NULL on no memory or copies not 1 or 2. */
 lpm_image *lpm_image_alloc(int family, int ring, unsigned stages, unsigned x,
                            const lpm_word_fmt *fmt, const uint8_t *stride,
-                           const uint32_t *depth);
+                           const uint32_t *depth, unsigned copies);
+
+/* First word of copy c in stage s, first entry of copy c in the DIT. */
+static inline uint32_t lpm_copy_base(const lpm_image *img, unsigned s, unsigned c)
+{
+    return c * img->depth[s];
+}
+static inline uint32_t lpm_dit_base(const lpm_image *img, unsigned c)
+{
+    return c << img->x;
+}
 /* Recomputes word_bits and dit_bits from fmt. */
 void lpm_image_set_fmt(lpm_image *img, const lpm_word_fmt *fmt);
 

@@ -204,6 +204,8 @@ static int check_opts(const lpm_map_opts *o, unsigned key_bits, lpm_err *err)
         return lpm_err_set(err, LPM_EINPUT, "stride %u is not in 1..%d", o->stride, LPM_IMAGE_MAX_STRIDE);
     if (o->stages > LPM_IMAGE_MAX_STAGES || (ring && o->stages < 1))
         return lpm_err_set(err, LPM_EINPUT, "stage count %u is not in 1..%d", o->stages, LPM_IMAGE_MAX_STAGES);
+    if (o->copies > 2)
+        return lpm_err_set(err, LPM_EINPUT, "%u copies: an image has one, or two with a shadow copy", o->copies);
     return LPM_OK;
 }
 
@@ -230,7 +232,14 @@ int lpm_maptree_new(lpm_maptree **out, const lpm_fib *f, const lpm_map_opts *o, 
      * the blocks), or the balanced choice. */
     uint8_t sd[LPM_MT_MAX_LEVELS];
     unsigned nlev;
-    if (m->balanced) {
+    if (m->balanced && o->strides) {
+        if (o->nstrides < 1 || o->nstrides > LPM_MT_MAX_LEVELS || o->nstrides > LPM_IMAGE_MAX_STAGES)
+            rc = lpm_err_set(err, LPM_EINPUT, "%u given strides", o->nstrides);
+        nlev = o->nstrides;
+        for (unsigned i = 0; !rc && i < nlev; i++)
+            sd[i] = o->strides[i];
+        m->stages = nlev;
+    } else if (m->balanced) {
         lpm_depth_profile(f, m->prof); /* n x maxlen: only when needed */
         m->have_prof = 1;
         unsigned span = m->maxlen > o->x ? m->maxlen - o->x : 1;
@@ -310,7 +319,7 @@ int lpm_maptree_image(lpm_maptree *m, const lpm_map_opts *o, lpm_image **out, lp
                     need = t.b[i].level + 1u;
         if (need < 1)
             need = 1;
-        if (!N || kind == LPM_MAP_BALANCED)
+        if (!N || (kind == LPM_MAP_BALANCED && !o->strides))
             N = need; /* balanced: the stages its strides use (at most --stages) */
         if (N < need) {
             rc = lpm_err_set(err, LPM_EINPUT, "the %s mapping of this table needs %u stages; --stages %u is too few",
@@ -361,11 +370,12 @@ int lpm_maptree_image(lpm_maptree *m, const lpm_map_opts *o, lpm_image **out, lp
         rc = lpm_err_set(err, LPM_EINPUT, "%zu next hops do not fit %u-bit indexes", f->nh.n, fmt.nh_bits);
         goto out;
     }
-    fmt.addr_bits = lpm_ceil_log2(maxdepth);
+    unsigned copies = o->copies == 2 ? 2 : 1;
+    fmt.addr_bits = lpm_ceil_log2(maxdepth * copies);
     if (fmt.addr_bits < 1)
         fmt.addr_bits = 1;
     fmt.stage_bits = (kind == LPM_MAP_RING_ADAPT || kind == LPM_MAP_HEIGHT) ? (lpm_ceil_log2(N) ? lpm_ceil_log2(N) : 1) : 0;
-    img = lpm_image_alloc(family, ring, N, o->x, &fmt, stride, depth);
+    img = lpm_image_alloc(family, ring, N, o->x, &fmt, stride, depth, copies);
     if (!img) {
         rc = lpm_err_set(err, LPM_EFAIL, "out of memory (image)");
         goto out;

@@ -29,6 +29,9 @@ int lpm_rtl_shape_of(const lpm_image *img, const lpm_rtl_opts *o, lpm_rtl_shape 
         return lpm_err_set(err, LPM_EINPUT, "queue depth %u: the generator takes 0..4096", o->queue);
     if (o->rob > 65536)
         return lpm_err_set(err, LPM_EINPUT, "reorder buffer %u: the generator takes 0..65536", o->rob);
+    if (lpm_image_copies(img) != 1)
+        return lpm_err_set(err, LPM_EINPUT, "the image has a shadow copy (map --shadow): the generated RTL does not "
+                                            "implement the copy select and the swap yet (docs/cli-rtl.md)");
     if (o->mutate == LPM_RTL_MUT_QUEUE_BEATS_PASS && o->queue == 0)
         return lpm_err_set(err, LPM_EINPUT, "--mutate queue-beats-pass needs queues (--queue 1 or more)");
     sh->q = o->queue;

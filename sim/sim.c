@@ -53,6 +53,11 @@ struct lpm_sim {
     void *bhook_ctx;
     lpm_sim_dit_hook dhook;
     void *dhook_ctx;
+    /* rebuilds (docs/microarchitecture.md, "Rebuilds and the swap") */
+    unsigned active;            /* the copy the DIT select names */
+    uint64_t walking[2];        /* lookups between their DIT read and their exit, per copy */
+    uint32_t bub_live;          /* bubbles in the window, queue 0 or a stage */
+    uint64_t wait_seen;         /* cycle + 1 of the last bubble-wait count */
     /* the cycle log line being built */
     char *ev;
     size_t ev_len, ev_cap;
@@ -86,6 +91,7 @@ int lpm_sim_new(lpm_sim **out, const lpm_sim_walker *w, const lpm_sim_cfg *cfg, 
     s->w = *w;
     s->cfg = *cfg;
     s->n = w->stages;
+    s->active = w->active & 1;
     unsigned n = s->n;
     /* In flight at once: the stages, the queues, the window, and the DIT
      * answers dispatched this cycle while the window refills. */
@@ -256,6 +262,7 @@ static void do_exit(lpm_sim *s, uint32_t k)
     x->visits = r->v.visits;
     x->loops = r->v.loops;
     x->tag = r->tag;
+    s->walking[r->v.copy & 1]--;
     EV("exit:%llu", (unsigned long long)r->id);
     pool_put(s, k);
 }
@@ -291,6 +298,55 @@ typedef struct run_io {
     void *sink_ctx;
 } run_io;
 
+/* ---- rebuilds: fence, drain, swap, and the check of their rules ---- */
+
+/* May the next bubble enter the window now? A drain (or swap) bubble waits
+ * until every earlier bubble has left the last stage, a fence bubble until
+ * no lookup walks the inactive copy. The planted faults break one rule. */
+static int bubble_may_enter(lpm_sim *s, const lpm_sim_bubble *b)
+{
+    /* a wait counts once per cycle (the refill may ask W times) */
+    int win = s->cycle >= s->cfg.warmup && s->wait_seen != s->cycle + 1;
+    s->wait_seen = s->cycle + 1;
+    if (b->flags & (LPM_SIM_B_DRAIN | LPM_SIM_B_SWAP)) {
+        uint32_t live = s->bub_live;
+        if ((b->flags & LPM_SIM_B_SWAP) && s->cfg.fault == LPM_SIM_FAULT_SWAP_EARLY) {
+            /* K cycles early: bubbles in the last K stages do not count */
+            unsigned k = s->cfg.fault_cycles ? s->cfg.fault_cycles : 1;
+            for (unsigned i = k < s->n ? s->n - k : 0; i < s->n; i++)
+                live -= s->cur[i] && s->pool[s->cur[i] - 1].bub >= 0;
+        }
+        if (live) {
+            s->st.drain_wait += win;
+            return 0;
+        }
+    }
+    if ((b->flags & LPM_SIM_B_FENCE) && s->walking[1 - s->active] && s->cfg.fault != LPM_SIM_FAULT_NO_FENCE) {
+        s->st.fence_wait += win;
+        return 0;
+    }
+    return 1;
+}
+
+/* A rebuild's write into copy b->copy: legal only before its swap and
+ * while no lookup walks that copy. */
+static void shadow_write_check(lpm_sim *s, const lpm_sim_bubble *b, unsigned stage, uint32_t addr)
+{
+    if (!(b->flags & LPM_SIM_B_SHADOW))
+        return;
+    unsigned c = b->copy & 1, kind = s->active == c ? 1 : s->walking[c] ? 2 : 0;
+    if (!kind)
+        return;
+    if (!s->st.copy_violations++) {
+        s->st.viol_cycle = s->cycle;
+        s->st.viol_stage = stage;
+        s->st.viol_addr = addr;
+        s->st.viol_copy = c;
+        s->st.viol_kind = kind;
+        s->st.viol_lookups = s->walking[c];
+    }
+}
+
 /* Takes the next item into the dispatch window: a ready bubble first, then
  * an arrived request. Returns 1, 0 when nothing can come this cycle, or -1. */
 static int refill_one(lpm_sim *s, const run_io *io, lpm_err *err)
@@ -300,7 +356,7 @@ static int refill_one(lpm_sim *s, const run_io *io, lpm_err *err)
         lpm_err_set(err, LPM_EFAIL, "internal error: request pool exhausted");
         return -2;
     }
-    if (s->have_pending && s->pending.ready <= s->cycle) {
+    if (s->have_pending && s->pending.ready <= s->cycle && bubble_may_enter(s, &s->pending)) {
         uint32_t k = pool_get(s);
         req *r = &s->pool[k - 1];
         r->bub = (int32_t)(k - 1);
@@ -309,11 +365,19 @@ static int refill_one(lpm_sim *s, const run_io *io, lpm_err *err)
         b->seq = s->bubble_seq++;
         s->have_pending = 0;
         s->st.bubbles_entered++;
+        s->bub_live++;
         r->dit_cycle = s->cycle;
         r->hops = 0;
         for (unsigned j = 0; j < b->nw; j++)
-            if (b->w[j].stage == LPM_SIM_DIT)
+            if (b->w[j].stage == LPM_SIM_DIT) {
+                shadow_write_check(s, b, LPM_SIM_DIT, b->w[j].addr);
                 s->w.write(s->w.ctx, LPM_SIM_DIT, b->w[j].addr, b->w[j].word);
+            }
+        if (b->flags & LPM_SIM_B_SWAP) {
+            s->active = b->copy & 1;
+            s->w.write(s->w.ctx, LPM_SIM_SWAP, s->active, 0);
+            s->st.swaps++;
+        }
         if (s->bhook)
             s->bhook(s->bhook_ctx, b, 0);
         s->win[s->win_n++] = k;
@@ -347,6 +411,7 @@ static int refill_one(lpm_sim *s, const run_io *io, lpm_err *err)
     r->id = s->next_id++;
     r->dit_cycle = s->cycle;
     r->hops = 0;
+    s->walking[r->v.copy & 1]++;
     r->tag = s->dhook ? s->dhook(s->dhook_ctx, r->id, &key) : 0;
     s->win[s->win_n++] = k;
     EV("win:%llu", (unsigned long long)r->id);
@@ -486,6 +551,7 @@ static int step(lpm_sim *s, const run_io *io, lpm_err *err)
                 st->bubble_wait += s->cycle - b->ready;
             for (unsigned j = 0; j < b->nw; j++)
                 if (b->w[j].stage == i) {
+                    shadow_write_check(s, b, i, b->w[j].addr);
                     s->w.write(s->w.ctx, i, b->w[j].addr, b->w[j].word);
                     read[i] = 1;
                 }
@@ -493,6 +559,7 @@ static int step(lpm_sim *s, const run_io *io, lpm_err *err)
                 s->out[i] = x;
             } else {
                 st->bubbles++;
+                s->bub_live--;
                 if (s->bhook)
                     s->bhook(s->bhook_ctx, b, 1);
                 pool_put(s, (uint32_t)x);

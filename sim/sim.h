@@ -24,11 +24,15 @@ typedef struct lpm_sim_walker {
     void (*dispatch)(void *ctx, const lpm_addr *key, lpm_visit *v);
     void (*visit)(void *ctx, lpm_visit *v);
     void (*write)(void *ctx, unsigned stage, uint32_t addr, uint64_t word);
+    unsigned active; /* the copy the DIT select names at cycle 0 (image with a shadow copy) */
 } lpm_sim_walker;
 
 /* One write of a bubble; a bubble carries at most one per stage, and at
  * most one into the direct index table (stage LPM_SIM_DIT). */
 #define LPM_SIM_DIT 0xFFFFu
+/* The write port's other use: stage LPM_SIM_SWAP, addr = the copy the DIT
+ * select names from now on (a swap bubble entering the window). */
+#define LPM_SIM_SWAP 0xFFFEu
 typedef struct lpm_sim_write {
     unsigned stage;
     uint32_t addr;
@@ -65,8 +69,16 @@ typedef struct lpm_sim_cfg {
     double load;           /* offered requests per cycle (0: continuous backlog) */
     uint64_t warmup;       /* cycles left out of the steady-state window */
     int drain_updates;     /* run on (no lookups) until the bubble source is empty */
+    int fault;             /* LPM_SIM_FAULT_*: a planted fault, to show the checks catch it */
+    unsigned fault_cycles; /* SWAP_EARLY: how many cycles early (default 1) */
     FILE *cycle_log;       /* NULL: none */
 } lpm_sim_cfg;
+
+enum {
+    LPM_SIM_FAULT_NONE = 0,
+    LPM_SIM_FAULT_SWAP_EARLY, /* a swap enters fault_cycles cycles before the last bubble ahead has left */
+    LPM_SIM_FAULT_NO_FENCE    /* a fence bubble does not wait for the old copy's lookups */
+};
 
 void lpm_sim_cfg_default(lpm_sim_cfg *c);
 
@@ -112,6 +124,14 @@ typedef struct lpm_sim_stats {
                                        from ready to entering stage 0 */
     uint64_t bubbles_entered;       /* bubbles that entered the window */
     uint64_t swaps;                 /* swap bubbles that entered (rebuilds made live) */
+    uint64_t fence_wait, drain_wait;/* cycles a ready bubble waited for its fence / drain */
+    /* The rebuild rules as the run kept them (docs/microarchitecture.md,
+     * "Rebuilds and the swap"): a rebuild's write into copy c after the
+     * swap made c live, or while a lookup walks c. First one described. */
+    uint64_t copy_violations;
+    uint64_t viol_cycle, viol_lookups;
+    unsigned viol_stage, viol_copy, viol_kind; /* kind 1: after its swap; 2: lookups walk the copy */
+    uint32_t viol_addr;
 } lpm_sim_stats;
 
 typedef struct lpm_sim lpm_sim;

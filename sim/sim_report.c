@@ -47,13 +47,17 @@ void lpm_sim_report_json(FILE *fp, const lpm_sim_report *r)
     fprintf(fp, " \"reads_per_lookup\":%.4f,\"loops\":{\"mean\":%.4f,\"max\":%" PRIu64 "},\"rob_occupancy\":{\"mean\":%.3f,\"max\":%" PRIu64 "},\n",
             mean(st->visits_sum, st->requests), mean(st->loops_sum, st->requests), st->loops_max, mean(st->rob_sum, wc), st->rob_max);
     fprintf(fp, " \"bubbles\":{\"in_file\":%" PRIu64 ",\"applied\":%" PRIu64 ",\"left\":%" PRIu64
-                ",\"wait_cycles\":%" PRIu64 ",\"swaps\":%" PRIu64 ",\"update_rate\":%g,\"clock_mhz\":%g},\n",
+                ",\"wait_cycles\":%" PRIu64 ",\"swaps\":%" PRIu64 ",\"drain_wait_cycles\":%" PRIu64
+                ",\"fence_wait_cycles\":%" PRIu64 ",\"update_rate\":%g,\"clock_mhz\":%g},\n",
             r->bubbles_in_file, st->bubbles, r->bubbles_in_file - st->bubbles, st->bubble_wait, r->swaps,
-            r->update_rate, r->clock_mhz);
+            st->drain_wait, st->fence_wait, r->update_rate, r->clock_mhz);
     fprintf(fp, " \"updates\":{\"in_file\":%" PRIu64 ",\"applied\":%" PRIu64 ",\"rebuilds_in_file\":%" PRIu64 "},\n",
             r->updates_in_file, r->updates_applied, r->rebuilds_in_file);
-    fprintf(fp, " \"check\":{\"against\":\"%s\",\"checked\":%" PRIu64 ",\"mismatches\":%" PRIu64 ",\"reference_checked\":%" PRIu64 ",\"reference_mismatches\":%" PRIu64 "}}\n",
-            r->check_against, r->checked, r->mismatches, r->ref_checked, r->ref_mismatches);
+    fprintf(fp, " \"check\":{\"against\":\"%s\",\"checked\":%" PRIu64 ",\"mismatches\":%" PRIu64 ",\"reference_checked\":%" PRIu64
+                ",\"reference_mismatches\":%" PRIu64 ",\"copy_violations\":%" PRIu64 ",\"swaps_checked\":%" PRIu64
+                ",\"swap_crc_mismatches\":%" PRIu64 "}}\n",
+            r->check_against, r->checked, r->mismatches, r->ref_checked, r->ref_mismatches, st->copy_violations,
+            r->swaps_checked, r->swap_crc_mismatches);
 }
 
 void lpm_sim_report_table(FILE *fp, const lpm_sim_report *r)
@@ -86,6 +90,11 @@ void lpm_sim_report_table(FILE *fp, const lpm_sim_report *r)
                 st->bubbles, r->bubbles_in_file - st->bubbles, r->bubbles_in_file, st->bubble_wait, r->update_rate,
                 r->clock_mhz);
     }
+    if (r->swaps || st->copy_violations)
+        fprintf(fp, "%-22s %" PRIu64 " swaps (%" PRIu64 " new copies checked, %" PRIu64 " differ), %" PRIu64
+                    " rule violations; bubbles waited %" PRIu64 " cycles to drain, %" PRIu64 " for fences\n",
+                "rebuilds", r->swaps, r->swaps_checked, r->swap_crc_mismatches, st->copy_violations, st->drain_wait,
+                st->fence_wait);
     if (r->checked)
         fprintf(fp, "%-22s %" PRIu64 " checked against the %s, %" PRIu64 " mismatches\n", "check", r->checked,
                 r->check_against, r->mismatches);

@@ -19,6 +19,7 @@ typedef struct lpm_sim_report {
      * file and never applied) */
     int have_updates;
     uint64_t bubbles_in_file, updates_in_file, updates_applied, rebuilds_in_file, swaps;
+    uint64_t swaps_checked, swap_crc_mismatches;  /* the new copy at each swap against its R line */
 } lpm_sim_report;
 
 void lpm_sim_report_json(FILE *fp, const lpm_sim_report *r);

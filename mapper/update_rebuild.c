@@ -1,0 +1,220 @@
+/* Rebuilds: the whole table mapped again on the same hardware (stages,
+ * strides, word format, memory depths) and, with a shadow copy, written
+ * into the inactive copy by bubbles that end in one swap bubble
+ * (docs/microarchitecture.md, "Rebuilds and the swap"). */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "map.h"
+#include "update_int.h"
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int note_cmp(const void *a, const void *b)
+{
+    const lpm_prefix *x = a, *y = b;
+    int c = lpm_addr_cmp(&x->addr, &y->addr);
+    return c ? c : (x->len > y->len) - (x->len < y->len);
+}
+
+static int route_cmp(const void *a, const void *b)
+{
+    return note_cmp(&((const lpm_route *)a)->pfx, &((const lpm_route *)b)->pfx);
+}
+
+int lpm_upd_sync_routes(lpm_upd *u, lpm_err *err)
+{
+    lpm_image *img = u->img;
+    if (!u->nchg)
+        return LPM_OK;
+    qsort(u->chg, u->nchg, sizeof *u->chg, note_cmp);
+    size_t n = 0;
+    for (size_t i = 0; i < u->nchg; i++)
+        if (!n || note_cmp(&u->chg[n - 1], &u->chg[i]))
+            u->chg[n++] = u->chg[i];
+    u->nchg = n;
+    lpm_route *r = malloc((img->nroutes + n + 1) * sizeof *r);
+    if (!r)
+        return lpm_err_set(err, LPM_EFAIL, "out of memory (routes)");
+    size_t k = 0;
+    for (size_t i = 0; i < img->nroutes; i++)
+        if (!bsearch(&img->routes[i].pfx, u->chg, n, sizeof *u->chg, note_cmp))
+            r[k++] = img->routes[i];
+    for (size_t i = 0; i < n; i++) {
+        uint32_t nh = lpm_ref_get(u->ref, &u->chg[i]);
+        if (nh != LPM_NH_NONE)
+            r[k++] = (lpm_route){ u->chg[i], nh };
+    }
+    qsort(r, k, sizeof *r, route_cmp);
+    free(img->routes);
+    img->routes = r;
+    img->nroutes = k;
+    u->nchg = 0;
+    return LPM_OK;
+}
+
+/* The table mapped with the image's own options onto its own hardware. */
+static int remap(const lpm_image *old, lpm_image **out, lpm_err *err)
+{
+    lpm_fib f;
+    lpm_fib_init(&f);
+    f.family = old->family;
+    f.routes = old->routes; /* borrowed: the FIB is only read */
+    f.n = f.cap = old->nroutes;
+    f.nh = old->nh;         /* the same next-hop indexes */
+    lpm_map_opts o;
+    lpm_map_opts_default(&o);
+    o.kind = (int)old->map_kind;
+    o.stages = old->stages;
+    o.x = old->x;
+    o.stride = old->stride_k ? old->stride_k : 1;
+    o.headroom_pct = old->headroom_pct;
+    o.split = old->split;
+    o.nh_bits = old->fmt.nh_bits;
+    if (old->map_kind == LPM_MAP_BALANCED) {
+        o.strides = old->stride;
+        o.nstrides = old->stages;
+    }
+    lpm_err e;
+    int rc = lpm_map_build(out, &f, &o, NULL, &e);
+    if (rc)
+        return lpm_err_set(err, LPM_EFAIL, "the table no longer fits this pipeline: %s; map it again", e.msg);
+    for (unsigned s = 0; s < old->stages; s++) {
+        if ((*out)->stride[s] != old->stride[s] || (*out)->stages != old->stages)
+            rc = lpm_err_set(err, LPM_EFAIL, "internal error: the rebuild changed stage %u's stride", s);
+        else if ((*out)->used[s] > old->depth[s])
+            rc = lpm_err_set(err, LPM_EFAIL,
+                             "the table no longer fits this pipeline: stage %u needs %u words, a copy holds %u; "
+                             "map it again with more --headroom",
+                             s, (*out)->used[s], old->depth[s]);
+        if (rc) {
+            lpm_image_free(*out);
+            *out = NULL;
+            return rc;
+        }
+    }
+    return LPM_OK;
+}
+
+/* A word (or DIT entry) of the new image in the old format, its child
+ * address moved into copy c. */
+static uint64_t moved(const lpm_image *old, const lpm_image *nw, uint64_t w, int dit, unsigned s, unsigned c)
+{
+    lpm_node_word d;
+    if (dit)
+        lpm_dit_decode(&nw->fmt, w, &d);
+    else
+        lpm_word_decode(&nw->fmt, w, &d);
+    if (d.child) {
+        unsigned t = dit || d.jump ? d.stage : lpm_upd_next_stage(old, s);
+        d.addr += lpm_copy_base(old, t, c);
+    }
+    return dit ? lpm_dit_encode(&old->fmt, &d) : lpm_word_encode(&old->fmt, &d);
+}
+
+/* Copy c of img becomes nw; the words that change are recorded (in stage
+ * order, addresses ascending, the DIT last) when record is set. */
+static int lay(lpm_upd *u, const lpm_image *nw, unsigned c, int record, size_t *per, lpm_err *err)
+{
+    lpm_image *img = u->img;
+    for (unsigned s = 0; s <= img->stages; s++) {
+        int dit = s == img->stages;
+        uint64_t n = dit ? 1ULL << img->x : img->depth[s];
+        uint64_t *dst = dit ? img->dit + lpm_dit_base(img, c) : img->mem[s] + lpm_copy_base(img, s, c);
+        uint32_t base = dit ? lpm_dit_base(img, c) : lpm_copy_base(img, s, c);
+        per[s] = 0;
+        for (uint64_t a = 0; a < n; a++) {
+            uint64_t src = dit ? nw->dit[a] : a < nw->depth[s] ? nw->mem[s][a] : 0;
+            uint64_t v = src ? moved(img, nw, src, dit, s, c) : 0;
+            if (v == dst[a])
+                continue;
+            dst[a] = v;
+            per[s]++;
+            if (record && lpm_upd_add_write(u, dit ? LPM_IMAGE_DIT : s, base + (uint32_t)a, v))
+                return lpm_err_set(err, LPM_EFAIL, "out of memory (rebuild writes)");
+        }
+    }
+    return LPM_OK;
+}
+
+/* The writes of every stage (and of the DIT) go into the last bubbles,
+ * one per bubble, so that the last bubble writes every stage the rebuild
+ * writes (a swap one cycle early then always finds a write still to land).
+ * The first bubble is a fence, a swap bubble ends the stream. */
+static int pack_rebuild(lpm_upd *u, const size_t *per, lpm_err *err)
+{
+    unsigned N = u->img->stages;
+    size_t nb = 0, start[LPM_IMAGE_MAX_STAGES + 1], off = 0;
+    for (unsigned s = 0; s <= N; s++) {
+        start[s] = off;
+        off += per[s];
+        if (per[s] > nb)
+            nb = per[s];
+    }
+    lpm_write *sorted = malloc((u->nw ? u->nw : 1) * sizeof *sorted);
+    if (!sorted || lpm_upd_room((void **)&u->b, nb, &u->capb, sizeof *u->b)) {
+        free(sorted);
+        return lpm_err_set(err, LPM_EFAIL, "out of memory (rebuild bubbles)");
+    }
+    size_t k = 0;
+    for (size_t j = 0; j < nb; j++) {
+        size_t first = k;
+        /* DIT first, then the stages, as in every bubble */
+        if (j + per[N] >= nb)
+            sorted[k++] = u->w[start[N] + j + per[N] - nb];
+        for (unsigned s = 0; s < N; s++)
+            if (j + per[s] >= nb)
+                sorted[k++] = u->w[start[s] + j + per[s] - nb];
+        u->b[j] = (lpm_bubble){ first, k - first, j == 0 ? LPM_BUBBLE_FENCE : 0 };
+    }
+    u->b[nb] = (lpm_bubble){ k, 0, LPM_BUBBLE_SWAP };
+    memcpy(u->w, sorted, k * sizeof *sorted);
+    free(sorted);
+    u->nb = nb + 1;
+    return LPM_OK;
+}
+
+int lpm_upd_rebuild(lpm_upd *u, int reason, lpm_err *err)
+{
+    double t0 = now();
+    int rc = lpm_upd_sync_routes(u, err);
+    if (rc)
+        return rc;
+    lpm_image *img = u->img, *nw;
+    if ((rc = remap(img, &nw, err)))
+        return rc;
+    /* With a shadow copy the new table goes into the inactive one and
+     * becomes live with the swap; without, it replaces the live copy
+     * (a reload that stops the lookups, not a bubble stream). */
+    unsigned c = img->copies > 1 ? 1 - img->active : img->active;
+    size_t per[LPM_IMAGE_MAX_STAGES + 1];
+    u->nw = u->nb = 0;
+    rc = lay(u, nw, c, img->copies > 1, per, err);
+    if (!rc && img->copies > 1)
+        rc = pack_rebuild(u, per, err);
+    if (!rc) {
+        img->active = c;
+        memcpy(img->used, nw->used, img->stages * sizeof *img->used);
+        lpm_upd_plen_free(u);
+        rc = lpm_upd_plen_build(u, err);
+    }
+    lpm_image_free(nw);
+    if (rc)
+        return rc;
+    u->base_ratio = lpm_upd_ratio(img);
+    u->reason = reason;
+    u->st.rebuilds++;
+    u->st.rebuild_why[reason]++;
+    u->st.rebuild_writes += u->nw;
+    u->st.rebuild_bubbles += u->nb;
+    if (u->nb > u->st.max_rebuild_bubbles)
+        u->st.max_rebuild_bubbles = u->nb;
+    u->st.rebuild_seconds += now() - t0;
+    return LPM_OK;
+}
