@@ -22,6 +22,8 @@ static void help(FILE *fp)
             "  --queue Q           per-stage queue depth, 0 = no queues (default 16)\n"
             "  --issue-width W     requests dispatched per cycle, 1..16 (default 1)\n"
             "  --rob R             reorder buffer entries (default 0: none)\n"
+            "  --hop-cycles D      cycle rules: only 1 (the one-cycle rules) is generated yet\n"
+            "  --ports P           stage ports: only 1 is generated yet\n"
             "  --mutate M          plant a known fault: queue-beats-pass (for the mutation test)\n");
 }
 
@@ -44,17 +46,19 @@ int lpm_cmd_rtl(int argc, char **argv)
         return lpm_rtl_cmd_verify(argc - 1, argv + 1);
     if (argc > 1 && !strcmp(argv[1], "synth"))
         return lpm_rtl_cmd_synth(argc - 1, argv + 1);
-    enum { O_IMAGE = LPM_OPT_FIRST_FREE, O_QUEUE, O_WIDTH, O_ROB, O_MUT };
+    enum { O_IMAGE = LPM_OPT_FIRST_FREE, O_QUEUE, O_WIDTH, O_ROB, O_MUT, O_HOP, O_PORTS };
     static const struct option lo[] = {
         { "image", required_argument, 0, O_IMAGE },
         { "queue", required_argument, 0, O_QUEUE },
         { "issue-width", required_argument, 0, O_WIDTH },
         { "rob", required_argument, 0, O_ROB },
         { "mutate", required_argument, 0, O_MUT },
+        { "hop-cycles", required_argument, 0, O_HOP },
+        { "ports", required_argument, 0, O_PORTS },
         { "help", no_argument, 0, 'h' },
         { 0, 0, 0, 0 },
     };
-    lpm_rtl_opts o = { 16, 1, 0, 0 };
+    lpm_rtl_opts o = { .queue = 16, .width = 1, .hop = LPM_RTL_HOP, .ports = LPM_RTL_PORTS };
     const char *image = NULL, *dir = NULL;
     int c;
     while ((c = getopt_long(argc, argv, "ho:", lo, NULL)) != -1) {
@@ -65,6 +69,8 @@ int lpm_cmd_rtl(int argc, char **argv)
         case O_WIDTH: if (lpm_cli_uint(cmd, "--issue-width", optarg, 1, 16, &o.width)) return 2; break;
         case O_ROB: if (lpm_cli_uint(cmd, "--rob", optarg, 0, 65536, &o.rob)) return 2; break;
         case O_MUT: if (lpm_rtl_parse_mutation(optarg, &o.mutate)) return 2; break;
+        case O_HOP: if (lpm_cli_uint(cmd, "--hop-cycles", optarg, 1, 16, &o.hop)) return 2; break;
+        case O_PORTS: if (lpm_cli_uint(cmd, "--ports", optarg, 1, 2, &o.ports)) return 2; break;
         case 'h': help(stdout); return 0;
         default: return lpm_cli_usage_error(cmd);
         }

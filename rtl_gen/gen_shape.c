@@ -21,6 +21,12 @@ int lpm_rtl_shape_of(const lpm_image *img, const lpm_rtl_opts *o, lpm_rtl_shape 
     lpm_image_word_fmt(img, &f);
     sh->n = lpm_image_stages(img);
     sh->ring = lpm_image_is_ring(img) ? 1 : 0;
+    unsigned hop = o->hop ? o->hop : 1, ports = o->ports ? o->ports : 1;
+    if (hop != LPM_RTL_HOP || ports != LPM_RTL_PORTS)
+        return lpm_err_set(err, LPM_EINPUT,
+                           "--hop-cycles %u --ports %u: the generated RTL implements the one-cycle rules only "
+                           "(--hop-cycles %u --ports %u); the v2 RTL (hop cycles 2 or more, two ports) is not written yet",
+                           hop, ports, LPM_RTL_HOP, LPM_RTL_PORTS);
     if (o->width < 1 || o->width > 16)
         return lpm_err_set(err, LPM_EINPUT, "issue width %u: the generator takes 1..16", o->width);
     if (!sh->ring && o->width != 1)

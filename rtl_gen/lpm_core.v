@@ -213,7 +213,8 @@ module lpm_core #(
                     dbg_act[i*2 +: 2] = 2'd1;
                     taken = taken + 1;
                 end else begin
-                    e = it[1] ? 0 : {{(32-SB){1'b0}}, it[O_STG +: SB]};
+                    // a bubble, and every item of a linear pipeline, enters at stage 0
+                    e = (it[1] || RING == 0) ? 0 : {{(32-SB){1'b0}}, it[O_STG +: SB]};
                     qc = dbg_qn[e*QCB +: QCB];
                     if (!cur[e*IW]) begin
                         cur[e*IW +: IW] = it;

@@ -17,7 +17,13 @@ enum lpm_rtl_mutation {
 typedef struct lpm_rtl_opts {
     unsigned queue, width, rob;
     int mutate;                      /* enum lpm_rtl_mutation */
+    unsigned hop, ports;             /* the cycle rules asked for (0 reads as 1); the
+                                        generator implements hop 1, ports 1 only */
 } lpm_rtl_opts;
+
+/* The cycle rules the generated RTL implements (docs/cli-rtl.md). */
+#define LPM_RTL_HOP 1u
+#define LPM_RTL_PORTS 1u
 
 /* Every width the generated modules and the testbench agree on. */
 typedef struct lpm_rtl_shape {

@@ -164,8 +164,7 @@ int main(int argc, char **argv)
     size_t nexti = 0, nextb = 0;
     uint64_t bseq = 0, t = 0, limit = 1000000 + 1000 * (uint64_t)(nk + bubs.size());
     bool src_done = false;
-    fprintf(lf, "# lpmpipe sim cycle log v1: stages=%u %s queue=%u width=%u rob=%u lookahead=0\n", TB_N,
-            TB_RING ? "ring" : "linear", TB_Q, TB_W, TB_R);
+    fprintf(lf, "%s\n", TB_LOG_HEADER); // written by lpmpipe's lpm_sim_log_header (sim/cycle_log.c)
     std::string line;
     char tmp[64];
     auto tok = [&](uint64_t it_b, uint64_t tag) {
@@ -254,7 +253,7 @@ int main(int argc, char **argv)
                 if (!a)
                     break;
                 uint64_t isb = getb(top->dbg_win, b + 1, 1), tag = getb(top->dbg_win, b + TB_O_TAG, TB_ID);
-                uint64_t e = isb ? 0 : getb(top->dbg_win, b + TB_O_STG, TB_SB);
+                uint64_t e = isb || !TB_RING ? 0 : getb(top->dbg_win, b + TB_O_STG, TB_SB);
                 if (a == 1)
                     line += " dit:" + std::to_string(tag);
                 else

@@ -34,6 +34,9 @@ static void help(FILE *fp)
             "                          random-match, table, zipf over the image's table)\n"
             "  --count N, --seed S     for --gen (default 10000, 1)\n"
             "  --queue Q --issue-width W --rob R   as lpmpipe sim (default 16, 1, 0)\n"
+            "  --hop-cycles D --ports P   the cycle rules (docs/microarchitecture.md); the\n"
+            "                          generated RTL implements 1 and 1 only (the default\n"
+            "                          here), other values are refused\n"
             "  --updates U             bubble file (lpmpipe update --bubbles)\n"
             "  --update-rate R         updates per second (default: all at once)\n"
             "  --clock-mhz F           clock for the rate (default 200)\n"
@@ -306,7 +309,7 @@ int lpm_rtl_cmd_verify(int argc, char **argv)
 {
     enum {
         O_IMAGE = LPM_OPT_FIRST_FREE, O_TRACE, O_GEN, O_COUNT, O_SEED, O_QUEUE, O_WIDTH, O_ROB, O_UPD, O_URATE,
-        O_CLOCK, O_MUT, O_VCD, O_ICARUS, O_BDIR, O_CACHE, O_JSON
+        O_CLOCK, O_MUT, O_VCD, O_ICARUS, O_BDIR, O_CACHE, O_JSON, O_HOP, O_PORTS
     };
     static const struct option lo[] = {
         { "image", required_argument, 0, O_IMAGE },      { "trace", required_argument, 0, O_TRACE },
@@ -318,9 +321,10 @@ int lpm_rtl_cmd_verify(int argc, char **argv)
         { "vcd", required_argument, 0, O_VCD },          { "icarus", no_argument, 0, O_ICARUS },
         { "build-dir", required_argument, 0, O_BDIR },   { "cache", required_argument, 0, O_CACHE },
         { "json", no_argument, 0, O_JSON },              { "help", no_argument, 0, 'h' },
+        { "hop-cycles", required_argument, 0, O_HOP },   { "ports", required_argument, 0, O_PORTS },
         { 0, 0, 0, 0 },
     };
-    lpm_rtl_opts o = { 16, 1, 0, 0 };
+    lpm_rtl_opts o = { .queue = 16, .width = 1, .hop = LPM_RTL_HOP, .ports = LPM_RTL_PORTS };
     const char *image = NULL, *trace = NULL, *gen = NULL, *updates = NULL, *vcd = NULL, *bdir = NULL;
     const char *cache = getenv("LPMPIPE_RTL_CACHE");
     uint64_t count = 10000, seed = 1;
@@ -346,6 +350,8 @@ int lpm_rtl_cmd_verify(int argc, char **argv)
         case O_BDIR: bdir = optarg; break;
         case O_CACHE: cache = optarg; break;
         case O_JSON: json = 1; break;
+        case O_HOP: if (lpm_cli_uint(cmd, "--hop-cycles", optarg, 1, 16, &o.hop)) return 2; break;
+        case O_PORTS: if (lpm_cli_uint(cmd, "--ports", optarg, 1, 2, &o.ports)) return 2; break;
         case 'h': help(stdout); return 0;
         default: return lpm_cli_usage_error(cmd);
         }
@@ -372,6 +378,13 @@ int lpm_rtl_cmd_verify(int argc, char **argv)
     }
     if (o.rob && o.rob < o.width) {
         lpm_cli_error(cmd, "--rob %u: must be 0 or at least the issue width %u", o.rob, o.width);
+        return 2;
+    }
+    if (o.hop != LPM_RTL_HOP || o.ports != LPM_RTL_PORTS) {
+        /* comparing against the simulator at rules the RTL does not implement would only report mismatches */
+        lpm_cli_error(cmd, "verify --hop-cycles %u --ports %u: the generated RTL implements the one-cycle rules only "
+                           "(--hop-cycles %u --ports %u); the v2 RTL is not written yet",
+                      o.hop, o.ports, LPM_RTL_HOP, LPM_RTL_PORTS);
         return 2;
     }
     if (!lpm_rtl_tool_exists("verilator")) {
@@ -446,7 +459,9 @@ int lpm_rtl_cmd_verify(int argc, char **argv)
     lpm_rtl_fmt(simlog, sizeof simlog, "%s/sim.log", work);
     lpm_rtl_fmt(simres, sizeof simres, "%s/sim.csv", work);
     {
-        char q[16], wd[16], rb[16], ur[64], ck[64], cnt[32], sd[32], out[4200], errf[4200];
+        char q[16], wd[16], rb[16], hop[16], ports[16], ur[64], ck[64], cnt[32], sd[32], out[4200], errf[4200];
+        lpm_rtl_fmt(hop, sizeof hop, "%u", o.hop);
+        lpm_rtl_fmt(ports, sizeof ports, "%u", o.ports);
         lpm_rtl_fmt(q, sizeof q, "%u", o.queue);
         lpm_rtl_fmt(wd, sizeof wd, "%u", o.width);
         lpm_rtl_fmt(rb, sizeof rb, "%u", o.rob);
@@ -456,7 +471,7 @@ int lpm_rtl_cmd_verify(int argc, char **argv)
         lpm_rtl_fmt(sd, sizeof sd, "%" PRIu64, seed);
         lpm_rtl_fmt(out, sizeof out, "%s/sim.json", work);
         lpm_rtl_fmt(errf, sizeof errf, "%s/sim.err", work);
-        char *sargv[32];
+        char *sargv[40];
         int n = 0;
         sargv[n++] = "/proc/self/exe";
         sargv[n++] = "sim";
@@ -479,6 +494,10 @@ int lpm_rtl_cmd_verify(int argc, char **argv)
         sargv[n++] = wd;
         sargv[n++] = "--rob";
         sargv[n++] = rb;
+        sargv[n++] = "--hop-cycles";
+        sargv[n++] = hop;
+        sargv[n++] = "--ports";
+        sargv[n++] = ports;
         sargv[n++] = "--json";
         sargv[n++] = "--cycle-log";
         sargv[n++] = simlog;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../core/ref_lpm.h"
+#include "../sim/cycle_log.h"
 
 #define SHOW 3 /* differences printed in full */
 
@@ -25,6 +26,29 @@ static char *get_line(FILE *fp, char **buf, size_t *cap)
     return *buf;
 }
 
+static int header_of(const char *line, const char *path, lpm_sim_log_hdr *h, lpm_err *err)
+{
+    lpm_err e;
+    if (!line)
+        return lpm_err_set(err, LPM_EFAIL, "%s: empty cycle log", path);
+    if (lpm_sim_log_header_parse(line, h, &e))
+        return lpm_err_set(err, LPM_EFAIL, "%s: %s", path, e.msg);
+    return LPM_OK;
+}
+
+static int header_pair(const char *x, const char *xpath, const char *y, const char *ypath, lpm_err *err)
+{
+    lpm_sim_log_hdr hx, hy;
+    int rc = header_of(x, xpath, &hx, err);
+    if (rc || (rc = header_of(y, ypath, &hy, err)))
+        return rc;
+    if (hx.stages != hy.stages || hx.ring != hy.ring || hx.queue != hy.queue || hx.width != hy.width ||
+        hx.rob != hy.rob || hx.lookahead != hy.lookahead || hx.hop != hy.hop || hx.ports != hy.ports)
+        return lpm_err_set(err, LPM_EFAIL, "the simulator and the RTL ran different configurations:\n  sim: %s\n  rtl: %s", x,
+                           y);
+    return LPM_OK;
+}
+
 static int compare_logs(lpm_rtl_cmp *c, const char *simlog, const char *rtllog, lpm_err *err)
 {
     FILE *a = fopen(simlog, "r"), *b = fopen(rtllog, "r");
@@ -37,8 +61,10 @@ static int compare_logs(lpm_rtl_cmp *c, const char *simlog, const char *rtllog, 
     }
     char *la = NULL, *lb = NULL;
     size_t ca = 0, cb = 0;
-    uint64_t line = 0;
-    for (;; line++) {
+    uint64_t line = 1;
+    /* The headers name the rules and the configuration: both must parse and agree. */
+    int rc = header_pair(get_line(a, &la, &ca), simlog, get_line(b, &lb, &cb), rtllog, err);
+    for (; !rc; line++) {
         char *x = get_line(a, &la, &ca), *y = get_line(b, &lb, &cb);
         if (!x && !y)
             break;
@@ -56,7 +82,7 @@ static int compare_logs(lpm_rtl_cmp *c, const char *simlog, const char *rtllog, 
     free(lb);
     fclose(a);
     fclose(b);
-    return LPM_OK;
+    return rc;
 }
 
 static void nh_text(const lpm_image *img, int valid, uint64_t nh, char *buf, size_t n)

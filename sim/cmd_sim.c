@@ -36,7 +36,12 @@ static void help(FILE *fp)
             "  --count N           requests to generate (default 100000)\n"
             "  --seed S            generator seed (default 1)\n"
             "  --fib F             the table, for --gen and --verify (default: the image's)\n"
-            "  --queue Q           per-stage queue depth, 0 = no queues (default 16)\n"
+            "  --hop-cycles D      clocks per hop: 1 = the papers' one-cycle rules, 2 or\n"
+            "                      more = the hardware rules v2 (default 2)\n"
+            "  --ports P           items each stage serves per cycle, 1 or 2 (default 1)\n"
+            "  --result-ready F    D >= 2: the result port is ready in a fraction F of the\n"
+            "                      cycles (back-pressure; default 1: always)\n"
+            "  --queue Q           per-stage queue depth, 0 = no queues (D = 1 only; default 16)\n"
             "  --issue-width W     requests the dispatcher handles per cycle (default 1)\n"
             "  --burst B           runs of requests with one entry stage, geometric with\n"
             "                      mean B (default 1: no runs); with an image, a run is\n"
@@ -327,7 +332,8 @@ int lpm_cmd_sim(int argc, char **argv)
     enum {
         O_IMAGE = LPM_OPT_FIRST_FREE, O_SYNTH, O_LINEAR, O_READS, O_TRACE, O_GEN, O_COUNT, O_SEED, O_FIB,
         O_QUEUE, O_WIDTH, O_BURST, O_ROB, O_LOAD, O_UPDATES, O_URATE, O_CLOCK, O_WARMUP, O_NOCHECK,
-        O_VERIFY, O_JSON, O_RESULTS, O_CLOG, O_TIMING, O_BASELINE, O_PRELOAD, O_LOOKAHEAD, O_DRAIN, O_FAULT
+        O_VERIFY, O_JSON, O_RESULTS, O_CLOG, O_TIMING, O_BASELINE, O_PRELOAD, O_LOOKAHEAD, O_HOP, O_PORTS, O_READY,
+        O_DRAIN, O_FAULT
     };
     static const struct option lo[] = {
         { "image", required_argument, 0, O_IMAGE },
@@ -357,6 +363,9 @@ int lpm_cmd_sim(int argc, char **argv)
         { "walk-baseline", required_argument, 0, O_BASELINE },
         { "preload", no_argument, 0, O_PRELOAD },
         { "lookahead", required_argument, 0, O_LOOKAHEAD },
+        { "hop-cycles", required_argument, 0, O_HOP },
+        { "ports", required_argument, 0, O_PORTS },
+        { "result-ready", required_argument, 0, O_READY },
         { "drain-updates", no_argument, 0, O_DRAIN },
         { "plant-fault", required_argument, 0, O_FAULT },
         { "help", no_argument, 0, 'h' },
@@ -418,6 +427,9 @@ int lpm_cmd_sim(int argc, char **argv)
         case O_CLOG: clog = optarg; break;
         case O_TIMING: timing = 1; break;
         case O_PRELOAD: pre = 1; break;
+        case O_HOP: if (lpm_cli_uint(cmd, "--hop-cycles", optarg, 1, 16, &cfg.hop)) return 2; break;
+        case O_PORTS: if (lpm_cli_uint(cmd, "--ports", optarg, 1, 2, &cfg.ports)) return 2; break;
+        case O_READY: if (lpm_cli_double(cmd, "--result-ready", optarg, 1e-6, 1.0, &cfg.result_ready)) return 2; break;
         case O_LOOKAHEAD: if (lpm_cli_uint(cmd, "--lookahead", optarg, 0, 4096, &cfg.lookahead)) return 2; break;
         case O_BASELINE: if (lpm_cli_uint(cmd, "--walk-baseline", optarg, 1, 4096, &baseline)) return 2; break;
         case 'h': help(stdout); return 0;

@@ -61,7 +61,12 @@ typedef struct lpm_sim_bubble {
 } lpm_sim_bubble;
 
 typedef struct lpm_sim_cfg {
-    unsigned queue;        /* per-stage queue depth (0: no queues) */
+    unsigned hop;          /* D: clocks per hop (1: the papers' one-cycle rules;
+                              2 or more: the hardware rules v2) */
+    unsigned ports;        /* P: items each stage serves per cycle (1 or 2) */
+    double result_ready;   /* D >= 2: fraction of cycles the result port is
+                              ready (lpm_sim_ready); 0 or 1: always */
+    unsigned queue;        /* per-stage queue depth (0: no queues; D >= 2: >= 1) */
     unsigned width;        /* issue width W */
     unsigned lookahead;    /* 0: in-order dispatch; K >= W: a K-entry window,
                               items of other entry stages pass a waiting one */
@@ -81,6 +86,24 @@ enum {
 };
 
 void lpm_sim_cfg_default(lpm_sim_cfg *c);
+
+/* Result back-pressure (docs/microarchitecture.md, step 1): the result port
+ * is ready in cycle t when this returns 1; thr = lpm_sim_ready_threshold(F).
+ * The RTL testbench computes the same function. */
+static inline uint64_t lpm_sim_ready_threshold(double f)
+{
+    return f <= 0.0 || f >= 1.0 ? UINT64_MAX : (uint64_t)(f * 9007199254740992.0); /* F * 2^53 */
+}
+static inline int lpm_sim_ready(uint64_t t, uint64_t thr)
+{
+    if (thr == UINT64_MAX)
+        return 1;
+    uint64_t z = t + 0x9E3779B97F4A7C15ULL;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    z ^= z >> 31;
+    return (z >> 11) < thr;
+}
 
 /* A request source: fills *key with the next request's address; returns 1,
  * 0 at the end, or -1 on error (message in err). */
@@ -111,10 +134,11 @@ typedef struct lpm_sim_stats {
     uint64_t requests;         /* lookups that came out */
     uint64_t win_start, win_end, win_cycles, win_exits;
     double lpc, util;
-    uint64_t busy[LPM_SIM_MAX_STAGES];       /* busy stage-cycles in the window */
+    uint64_t busy[LPM_SIM_MAX_STAGES];       /* busy lane-cycles in the window */
     uint64_t qsum[LPM_SIM_MAX_STAGES], qmax[LPM_SIM_MAX_STAGES];
     uint64_t *qhist;           /* stages x (queue+1) end-of-cycle occupancies */
     uint64_t stall_queue, stall_rob;   /* dispatcher stall cycles (window) */
+    uint64_t stall_res;        /* D >= 2: a DIT answer found its result lane full */
     uint64_t dit_answers;      /* answered by the direct index table */
     uint64_t lat_min, lat_max, lat_sum;
     uint64_t *lat_hist;        /* LPM_SIM_LAT_BUCKETS */

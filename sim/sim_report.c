@@ -15,15 +15,17 @@ void lpm_sim_report_json(FILE *fp, const lpm_sim_report *r)
     unsigned n = r->stages, hb = r->cfg->queue + 1 < LPM_SIM_QHIST_MAX ? r->cfg->queue + 1 : LPM_SIM_QHIST_MAX;
     uint64_t wc = st->win_cycles;
     fprintf(fp, "{\"source\":\"%s\",\"stages\":%u,\"pipeline\":\"%s\",\"queue\":%u,\"issue_width\":%u,\"rob\":%u,"
-                "\"burst\":%g,\"load\":%g,\"warmup\":%" PRIu64 ",\n",
+                "\"burst\":%g,\"load\":%g,\"warmup\":%" PRIu64 ",\"hop_cycles\":%u,\"ports\":%u,\"lookahead\":%u,"
+                "\"result_ready\":%g,\n",
             r->source, n, r->ring ? "ring" : "linear", r->cfg->queue, r->cfg->width, r->cfg->rob, r->burst,
-            r->cfg->load, r->cfg->warmup);
+            r->cfg->load, r->cfg->warmup, r->cfg->hop, r->cfg->ports, r->cfg->lookahead,
+            r->cfg->result_ready > 0 ? r->cfg->result_ready : 1.0);
     fprintf(fp, " \"requests\":%" PRIu64 ",\"cycles\":%" PRIu64 ",\"window\":{\"start\":%" PRIu64 ",\"end\":%" PRIu64
                 ",\"cycles\":%" PRIu64 ",\"exits\":%" PRIu64 "},\n",
             st->requests, st->cycles, st->win_start, st->win_end, wc, st->win_exits);
     fprintf(fp, " \"lpc\":%.6f,\"utilisation\":%.6f,\"stage_utilisation\":[", st->lpc, st->util);
     for (unsigned i = 0; i < n; i++)
-        fprintf(fp, "%s%.6f", i ? "," : "", wc ? (double)st->busy[i] / (double)wc : 0.0);
+        fprintf(fp, "%s%.6f", i ? "," : "", wc ? (double)st->busy[i] / ((double)wc * r->cfg->ports) : 0.0);
     fprintf(fp, "],\n \"queues\":{\"mean\":[");
     for (unsigned i = 0; i < n; i++)
         fprintf(fp, "%s%.4f", i ? "," : "", mean(st->qsum[i], wc));
@@ -37,8 +39,8 @@ void lpm_sim_report_json(FILE *fp, const lpm_sim_report *r)
             fprintf(fp, "%s%" PRIu64, j ? "," : "", st->qhist[(size_t)i * hb + j]);
         fprintf(fp, "]");
     }
-    fprintf(fp, "]},\n \"stalls\":{\"queue\":%" PRIu64 ",\"rob\":%" PRIu64 "},\"dit_answers\":%" PRIu64 ",\n",
-            st->stall_queue, st->stall_rob, st->dit_answers);
+    fprintf(fp, "]},\n \"stalls\":{\"queue\":%" PRIu64 ",\"rob\":%" PRIu64 ",\"result\":%" PRIu64 "},\"dit_answers\":%" PRIu64 ",\n",
+            st->stall_queue, st->stall_rob, st->stall_res, st->dit_answers);
     uint64_t nl = 0;
     for (unsigned i = 0; i < LPM_SIM_LAT_BUCKETS; i++)
         nl += st->lat_hist[i];
@@ -67,15 +69,17 @@ void lpm_sim_report_table(FILE *fp, const lpm_sim_report *r)
     uint64_t wc = st->win_cycles, nl = 0;
     for (unsigned i = 0; i < LPM_SIM_LAT_BUCKETS; i++)
         nl += st->lat_hist[i];
-    fprintf(fp, "%-22s %s, %u stages, queue %u, issue width %u, rob %u, burst %g, load %g\n", "pipeline",
-            r->ring ? "ring" : "linear", n, r->cfg->queue, r->cfg->width, r->cfg->rob, r->burst, r->cfg->load);
+    fprintf(fp, "%-22s %s, %u stages, hop %u cycles, %u port%s, queue %u, issue width %u, rob %u, burst %g, load %g\n",
+            "pipeline", r->ring ? "ring" : "linear", n, r->cfg->hop, r->cfg->ports, r->cfg->ports == 1 ? "" : "s",
+            r->cfg->queue, r->cfg->width, r->cfg->rob, r->burst, r->cfg->load);
     fprintf(fp, "%-22s %s\n", "traffic", r->source);
     fprintf(fp, "%-22s %" PRIu64 " lookups in %" PRIu64 " cycles\n", "run", st->requests, st->cycles);
     fprintf(fp, "%-22s cycles %" PRIu64 "-%" PRIu64 " (%" PRIu64 " cycles, %" PRIu64 " exits)\n", "steady window",
             st->win_start, wc ? st->win_end - 1 : st->win_start, wc, st->win_exits);
     fprintf(fp, "%-22s %.4f\n", "LPC", st->lpc);
     fprintf(fp, "%-22s %.4f\n", "utilisation", st->util);
-    fprintf(fp, "%-22s %" PRIu64 " (queue full), %" PRIu64 " (rob full)\n", "dispatcher stalls", st->stall_queue, st->stall_rob);
+    fprintf(fp, "%-22s %" PRIu64 " (queue full), %" PRIu64 " (rob full), %" PRIu64 " (result lane full)\n",
+            "dispatcher stalls", st->stall_queue, st->stall_rob, st->stall_res);
     fprintf(fp, "%-22s min %" PRIu64 ", mean %.2f, p50 %" PRIu64 ", p99 %" PRIu64 ", max %" PRIu64 " cycles\n", "latency",
             nl ? st->lat_min : 0, mean(st->lat_sum, nl), lpm_sim_latency_pct(st, 50), lpm_sim_latency_pct(st, 99), st->lat_max);
     fprintf(fp, "%-22s %.3f reads, %.4f loops (max %" PRIu64 "), %" PRIu64 " answered by the DIT\n", "per lookup",
@@ -104,6 +108,6 @@ void lpm_sim_report_table(FILE *fp, const lpm_sim_report *r)
         fprintf(fp, "%-22s %" PRIu64 " checked, %" PRIu64 " mismatches\n", "reference LPM", r->ref_checked, r->ref_mismatches);
     fprintf(fp, "\n%5s %8s %9s %6s\n", "stage", "util", "queue", "qmax");
     for (unsigned i = 0; i < n; i++)
-        fprintf(fp, "%5u %8.4f %9.3f %6" PRIu64 "\n", i, wc ? (double)st->busy[i] / (double)wc : 0.0,
+        fprintf(fp, "%5u %8.4f %9.3f %6" PRIu64 "\n", i, wc ? (double)st->busy[i] / ((double)wc * r->cfg->ports) : 0.0,
                 mean(st->qsum[i], wc), st->qmax[i]);
 }

@@ -10,7 +10,9 @@ static void synth_dispatch(void *ctx, const lpm_addr *key, lpm_visit *v)
 {
     const lpm_sim_synth *sy = ctx;
     v->key = *key;
-    v->stage = sy->ring ? (unsigned)(key->hi % sy->stages) : 0;
+    /* a linear pipeline's DIT may name a later first stage too (the lookup
+     * still enters at stage 0 and rides there); the sources give 0 */
+    v->stage = (unsigned)(key->hi % sy->stages);
     v->addr = 0;
     v->bitpos = (unsigned)key->lo; /* reads wanted */
     v->visits = 0;

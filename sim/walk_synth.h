@@ -17,8 +17,9 @@ typedef struct lpm_sim_synth {
     uint64_t word[LPM_SIM_MAX_STAGES]; /* one word per stage */
 } lpm_sim_synth;
 
-/* The key of a synthetic request: entry stage and reads (0 reads: the
- * direct index table answers it). */
+/* The key of a synthetic request: the stage of its first read (the DIT's
+ * entry stage) and its reads (0 reads: the direct index table answers it).
+ * A linear walk reads consecutive stages and ends by the last one. */
 static inline lpm_addr lpm_sim_synth_key(unsigned entry, unsigned reads)
 {
     lpm_addr a = { entry, reads };

@@ -8,7 +8,7 @@ W=${W:?}
 "$BIN" sim --image "$W/sim-r24.lpi" --trace "$W/v4.trace" --queue 16 --issue-width 2 --lookahead 32 --warmup 500 --verify
 ring=$("$BIN" sim --image "$W/sim-r24.lpi" --trace "$W/v4.trace" --queue 16 --issue-width 2 --lookahead 32 --warmup 500 --verify --json)
 lin=$("$BIN" sim --image "$W/sim-lin.lpi" --trace "$W/v4.trace" --queue 16 --warmup 500 --verify --json)
-camp=$("$BIN" sim --synthetic 24 --count 100000 --queue 32 --burst 16 --warmup 1000 --json)
+camp=$("$BIN" sim --synthetic 24 --count 100000 --hop-cycles 1 --queue 32 --burst 16 --warmup 1000 --json)
 f() { tr -d '\n' <<<"$1" | sed -n "s/.*\"$2\":\([0-9.]*\).*/\1/p"; }
 echo "SUMMARY: sim IPv4 24-stage ring: LPC $(f "$ring" lpc), $(f "$ring" reference_checked) lookups, $(f "$ring" reference_mismatches) mismatches"
 echo "SUMMARY: sim IPv4 linear pipeline: LPC $(f "$lin" lpc), $(f "$lin" reference_checked) lookups, $(f "$lin" reference_mismatches) mismatches"

@@ -59,7 +59,10 @@ cat >"$W/tiny.upd" <<'EOF'
 0.006 a 10.128.0.0/9 q
 EOF
 "$BIN" map --fib "$W/tiny.fib" --stages 4 --stride 2 --initial-stride 4 -o "$W/tr.lpi" >/dev/null || bad "map tiny ring"
-"$BIN" map --fib "$W/tiny.fib" --arch linear --stride 2 --initial-stride 4 -o "$W/tl.lpi" >/dev/null || bad "map tiny linear"
+# height mapping: DIT entries name later first stages, which every lookup
+# reaches by entering at stage 0 and riding (docs/microarchitecture.md)
+"$BIN" map --fib "$W/tiny.fib" --arch linear --mapping height --stride 2 --initial-stride 4 -o "$W/tl.lpi" >/dev/null ||
+  bad "map tiny linear"
 "$BIN" update --image "$W/tr.lpi" --updates "$W/tiny.upd" --bubbles "$W/tr.bub" >/dev/null || bad "update tiny ring"
 "$BIN" update --image "$W/tl.lpi" --updates "$W/tiny.upd" --bubbles "$W/tl.bub" >/dev/null || bad "update tiny linear"
 "$BIN" trace gen --fib "$W/tiny.fib" --kind random-match --count 3000 --seed 5 -o "$W/tiny.trace" || bad "trace tiny"
@@ -79,6 +82,15 @@ make -s -C "$W/g3" lint >"$W/lint" 2>&1 || bad "verilator lint (linear): $(head 
 "$BIN" rtl --image "$W/tr.lpi" -o "$W/x" --mutate nonsense 2>/dev/null; [ $? -eq 2 ] || bad "unknown mutation not refused"
 "$BIN" rtl --image "$W/nonexistent.lpi" -o "$W/x" 2>/dev/null; [ $? -ne 0 ] || bad "missing image not refused"
 "$BIN" rtl verify --image "$W/tr.lpi" 2>/dev/null; [ $? -eq 2 ] || bad "verify without stimulus not refused"
+# cycle rules the generator does not implement yet: refused, never compared
+for opt in "--hop-cycles 2" "--ports 2"; do
+  "$BIN" rtl --image "$W/tr.lpi" -o "$W/x" $opt 2>"$W/err"; [ $? -eq 2 ] && grep -q "one-cycle rules" "$W/err" ||
+    bad "rtl $opt not refused: $(cat "$W/err")"
+  "$BIN" rtl verify --image "$W/tr.lpi" --trace "$W/tiny.trace" $opt 2>"$W/err"; [ $? -eq 2 ] && grep -q "one-cycle rules" "$W/err" ||
+    bad "rtl verify $opt not refused: $(cat "$W/err")"
+done
+grep -qx '#define TB_LOG_HEADER "# lpmpipe sim cycle log v2: stages=4 ring queue=4 width=2 rob=8 lookahead=0 hop=1 ports=1"' "$W/g1/tb_cfg.h" ||
+  bad "tb_cfg.h: cycle log header: $(grep TB_LOG_HEADER "$W/g1/tb_cfg.h")"
 
 # the matrix on the tiny tables
 verify "tiny ring, queue 4, width 2, rob 8, bubbles" --image "$W/tr.lpi" --trace "$W/tiny.trace" \

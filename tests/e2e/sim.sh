@@ -31,8 +31,10 @@ awk 'BEGIN { srand(11); for (i = 0; i < 30000; i++)
 
 n=$(wc -l <"$W/t4.trace")
 for img in r8 r12s3 lin; do
-  for cfg in "--queue 0" "--queue 4 --issue-width 1" "--queue 16 --issue-width 4 --rob 32" "--queue 2 --issue-width 2 --load 0.7" \
-             "--queue 3 --issue-width 3 --lookahead 12 --burst 8"; do
+  for cfg in "--queue 0 --hop-cycles 1" "--queue 4 --issue-width 1" "--queue 16 --issue-width 4 --rob 32" \
+             "--queue 2 --issue-width 2 --load 0.7 --hop-cycles 1" "--queue 3 --issue-width 3 --lookahead 12 --burst 8" \
+             "--queue 4 --issue-width 2 --ports 2 --result-ready 0.6" \
+             "--queue 8 --issue-width 2 --ports 2 --hop-cycles 3 --rob 16 --result-ready 0.5 --load 1.5"; do
     [ "$img" = lin ] && cfg=$(sed 's/--issue-width [0-9]*//' <<<"$cfg")
     out=$("$BIN" sim --image "$W/$img.lpi" --trace "$W/t4.trace" $cfg --verify --json --results "$W/res.csv" 2>"$W/err")
     rc=$?
@@ -50,7 +52,7 @@ for img in r8 r12s3 lin; do
     [ "$img" = lin ] && awk -v l="$lpc" 'BEGIN { exit !(l > 1.0) }' && bad "linear LPC $lpc above 1"
   done
 done
-echo "generated table: 3 images x 5 configurations, up to $n lookups each, all checked"
+echo "generated table: 3 images x 7 configurations, up to $n lookups each, all checked"
 
 # The answers in the results file agree with lookup --image.
 "$BIN" sim --image "$W/r8.lpi" --trace "$W/t4.trace" --rob 64 --issue-width 2 --json --results "$W/res.csv" >/dev/null || bad "sim for results"
@@ -63,7 +65,15 @@ for i in 1 2; do
   "$BIN" sim --image "$W/r8.lpi" --trace "$W/t4.trace" --queue 3 --issue-width 3 --json --cycle-log "$W/log$i" --results "$W/res$i" >"$W/json$i" || bad "sim run $i"
 done
 cmp -s "$W/log1" "$W/log2" && cmp -s "$W/res1" "$W/res2" && cmp -s "$W/json1" "$W/json2" || bad "two identical runs differ"
-[ "$(head -1 "$W/log1")" = "# lpmpipe sim cycle log v1: stages=8 ring queue=3 width=3 rob=0 lookahead=0" ] || bad "cycle log header"
+[ "$(head -1 "$W/log1")" = "# lpmpipe sim cycle log v2: stages=8 ring queue=3 width=3 rob=0 lookahead=0 hop=2 ports=1" ] || bad "cycle log header"
+# The two example logs of docs/microarchitecture.md section 7 are what the simulator writes.
+DOC=${LPMPIPE_ROOT:-.}/docs/microarchitecture.md
+for d in 1 2; do
+  awk -v h="# lpmpipe sim cycle log v2: stages=4 ring queue=2 width=1 rob=0 lookahead=0 hop=$d ports=1" \
+    '$0 == h { on = 1 } on && /^```/ { exit } on { print }' "$DOC" >"$W/doc$d.log"
+  "$BIN" sim --synthetic 4 --reads 3 --count 6 --queue 2 --hop-cycles $d --cycle-log "$W/ex$d.log" >/dev/null || bad "doc example run"
+  [ -s "$W/doc$d.log" ] && cmp -s "$W/doc$d.log" "$W/ex$d.log" || bad "docs/microarchitecture.md example (hop $d) differs from the simulator's log"
+done
 cycles=$(sed -n 's/.*"cycles":\([0-9]*\),"window".*/\1/p' "$W/json1")
 [ "$(($(wc -l <"$W/log1") - 1))" -eq "$cycles" ] || bad "cycle log has not one line per cycle"
 [ "$(grep -o ' exit:' "$W/log1" | wc -l)" -eq "$n" ] || bad "cycle log exits != requests"
@@ -90,12 +100,16 @@ printf '10.0.0.1\n2001:db8::1\n' >"$W/mix.trace"
 printf 'U 1 a x\nB 1 99:0:1\n' >"$W/bad.bub"
 "$BIN" sim --image "$W/r8.lpi" --trace "$W/t4.trace" --updates "$W/bad.bub" >/dev/null 2>"$W/err"
 [ $? -eq 2 ] && grep -q "bad.bub:2:" "$W/err" || bad "bubble to stage 99 not refused: $(cat "$W/err")"
-for opt in "--queue -1" "--issue-width 0" "--issue-width 65" "--burst 0.5" "--load 0" "--rob x" "--warmup" "--bogus"; do
+for opt in "--queue -1" "--issue-width 0" "--issue-width 65" "--burst 0.5" "--load 0" "--rob x" "--warmup" "--bogus" \
+           "--hop-cycles 0" "--hop-cycles 17" "--queue 0" "--ports 3" "--result-ready 0" "--result-ready 1.5" \
+           "--result-ready 0.5 --hop-cycles 1"; do
   "$BIN" sim --image "$W/r8.lpi" --trace "$W/t4.trace" $opt >/dev/null 2>&1
   [ $? -eq 2 ] || bad "option '$opt' not refused with exit 2"
 done
 "$BIN" sim --image "$W/lin.lpi" --trace "$W/t4.trace" --issue-width 2 >/dev/null 2>&1
 [ $? -eq 2 ] || bad "linear pipeline with issue width 2 not refused"
+"$BIN" sim --image "$W/lin.lpi" --trace "$W/t4.trace" --issue-width 2 --ports 2 --verify >/dev/null 2>&1 ||
+  bad "linear pipeline with two ports and issue width 2 refused or wrong"
 "$BIN" sim --image "$W/nonexistent.lpi" --trace "$W/t4.trace" >/dev/null 2>&1
 [ $? -ne 0 ] || bad "missing image accepted"
 head -c 100 "$W/r8.lpi" >"$W/trunc.lpi"

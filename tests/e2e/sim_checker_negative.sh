@@ -10,7 +10,9 @@
 # bubble per cycle): docs/microarchitecture.md, step 4. The control run is
 # the same run with the wrong word replaced by the right one; it must pass.
 # (A linear pipeline cannot show this: with W = 1 the bubbles of one update
-# enter back to back, before any request.)
+# enter back to back, before any request. Nor can --hop-cycles 2 or more,
+# where a cycle that takes a bubble takes no request: the runs here use the
+# one-cycle rules, --hop-cycles 1.)
 set -u
 BIN=${LPMPIPE:-build/lpmpipe}
 W=$(mktemp -d /tmp/lpmpipe-e2e-simneg.XXXXXX)
@@ -72,7 +74,7 @@ check_case() {
 }
 
 run() { # $1: issue width, $2: bubble file; stdout to $W/out, stderr to $W/err
-  "$BIN" sim --image "$W/r.lpi" --trace "$W/a.trace" --issue-width "$1" --queue 4 --updates "$2" --json >"$W/out" 2>"$W/err"
+  "$BIN" sim --image "$W/r.lpi" --trace "$W/a.trace" --hop-cycles 1 --issue-width "$1" --queue 4 --updates "$2" --json >"$W/out" 2>"$W/err"
 }
 
 # Request 0 is the one between the bubbles: DIT read in cycle 0, pushed

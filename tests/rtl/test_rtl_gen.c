@@ -33,7 +33,7 @@ START_TEST(shape_limits)
     lpm_image *lin = tiny_image(0), *ring = tiny_image(1);
     lpm_rtl_shape sh;
     lpm_err err;
-    lpm_rtl_opts o = { 4, 2, 0, 0 };
+    lpm_rtl_opts o = { .queue = 4, .width = 2 };
     ck_assert_int_eq(lpm_rtl_shape_of(lin, &o, &sh, &err), LPM_EINPUT); /* linear: width 1 only */
     ck_assert_int_eq(lpm_rtl_shape_of(ring, &o, &sh, &err), LPM_OK);
     o.width = 17;
@@ -42,6 +42,15 @@ START_TEST(shape_limits)
     o.queue = 0;
     o.mutate = LPM_RTL_MUT_QUEUE_BEATS_PASS; /* the fault needs a queue */
     ck_assert_int_eq(lpm_rtl_shape_of(ring, &o, &sh, &err), LPM_EINPUT);
+    /* the cycle rules it does not implement are refused, naming them */
+    lpm_rtl_opts v2 = { .queue = 4, .width = 1, .hop = 2, .ports = 1 };
+    ck_assert_int_eq(lpm_rtl_shape_of(ring, &v2, &sh, &err), LPM_EINPUT);
+    ck_assert_msg(strstr(err.msg, "--hop-cycles 2") && strstr(err.msg, "one-cycle rules"), "%s", err.msg);
+    v2.hop = 1;
+    v2.ports = 2;
+    ck_assert_int_eq(lpm_rtl_shape_of(ring, &v2, &sh, &err), LPM_EINPUT);
+    v2.ports = 1;
+    ck_assert_int_eq(lpm_rtl_shape_of(ring, &v2, &sh, &err), LPM_OK);
     lpm_image_free(lin);
     lpm_image_free(ring);
 }
@@ -50,7 +59,7 @@ END_TEST
 START_TEST(shape_layout)
 {
     lpm_image *img = tiny_image(1);
-    lpm_rtl_opts o = { 4, 3, 8, 0 };
+    lpm_rtl_opts o = { .queue = 4, .width = 3, .rob = 8 };
     lpm_rtl_shape sh;
     lpm_err err;
     ck_assert_int_eq(lpm_rtl_shape_of(img, &o, &sh, &err), LPM_OK);
@@ -87,7 +96,7 @@ static char *slurp(const char *path)
 START_TEST(generate_deterministic)
 {
     lpm_image *img = tiny_image(1);
-    lpm_rtl_opts o = { 4, 1, 0, 0 };
+    lpm_rtl_opts o = { .queue = 4, .width = 1 };
     lpm_err err;
     char d1[] = "/tmp/lpmpipe-rtlgen.XXXXXX", d2[] = "/tmp/lpmpipe-rtlgen.XXXXXX";
     ck_assert(mkdtemp(d1) && mkdtemp(d2));

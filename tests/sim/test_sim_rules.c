@@ -1,8 +1,11 @@
 /* Every rule of docs/microarchitecture.md pinned by a hand-checked cycle
  * log: tiny synthetic pipelines (requests given as entry stage and reads),
- * each log walked through against the rules before it was written here. */
+ * each log walked through against the rules before it was written here.
+ * The one-cycle rules (hop 1) first, then the hardware rules v2 (hop 2):
+ * wrap, queue wait, full queue, back-pressure, bubble writes, dual port. */
 #include "testutil.h"
 #include "simtest.h"
+#include "../../sim/cycle_log.h"
 
 static void expect_log(const st_run *r, const char *want)
 {
@@ -13,9 +16,18 @@ static void expect_log(const st_run *r, const char *want)
     }
 }
 
-/* Runs one case (la: lookahead) and compares its log with want. */
-static void rule_case(st_run *r, const st_req *q, size_t n, const lpm_sim_bubble *b, size_t nb, unsigned stages,
-                      int ring, unsigned Q, unsigned W, unsigned R, double load, unsigned la, const char *want)
+/* The pipeline of one case: the one-cycle rules unless hop says more. */
+typedef struct rcfg {
+    unsigned stages;
+    int ring;
+    unsigned Q, W, R;
+    double load;
+    unsigned la, hop, ports;
+    double ready;
+} rcfg;
+
+static void rule_run(st_run *r, const st_req *q, size_t n, const lpm_sim_bubble *b, size_t nb, const rcfg *c,
+                     const char *want)
 {
     memset(r, 0, sizeof *r);
     r->req = q;
@@ -24,13 +36,24 @@ static void rule_case(st_run *r, const st_req *q, size_t n, const lpm_sim_bubble
     r->nbub = nb;
     lpm_sim_cfg cfg;
     lpm_sim_cfg_default(&cfg);
-    cfg.queue = Q;
-    cfg.width = W;
-    cfg.rob = R;
-    cfg.load = load;
-    cfg.lookahead = la;
-    st_go(r, stages, ring, &cfg, 1);
+    cfg.queue = c->Q;
+    cfg.width = c->W;
+    cfg.rob = c->R;
+    cfg.load = c->load;
+    cfg.lookahead = c->la;
+    cfg.hop = c->hop ? c->hop : 1;
+    cfg.ports = c->ports ? c->ports : 1;
+    cfg.result_ready = c->ready;
+    st_go(r, c->stages, c->ring, &cfg, 1);
     expect_log(r, want);
+}
+
+/* Runs one case of the one-cycle rules (la: lookahead) and compares its log with want. */
+static void rule_case(st_run *r, const st_req *q, size_t n, const lpm_sim_bubble *b, size_t nb, unsigned stages,
+                      int ring, unsigned Q, unsigned W, unsigned R, double load, unsigned la, const char *want)
+{
+    rcfg c = { stages, ring, Q, W, R, load, la, 1, 1, 1.0 };
+    rule_run(r, q, n, b, nb, &c, want);
 }
 
 #define N(a) (sizeof(a) / sizeof(a)[0])
@@ -42,7 +65,7 @@ START_TEST(test_no_queue_stall)
     static const st_req q[] = { {0,3},{1,1},{2,1} };
     st_run r;
     rule_case(&r, q, N(q), NULL, 0, 4, 1, 0, 1, 0, 0, 0,
-        "# lpmpipe sim cycle log v1: stages=4 ring queue=0 width=1 rob=0 lookahead=0\n"
+        "# lpmpipe sim cycle log v2: stages=4 ring queue=0 width=1 rob=0 lookahead=0 hop=1 ports=1\n"
         "0 S - - - - Q 0 0 0 0 win:0\n"
         "1 S 0 - - - Q 0 0 0 0 in0:0 win:1\n"
         "2 S - 0 - - Q 0 0 0 0 stall:q1\n"
@@ -61,7 +84,7 @@ START_TEST(test_queue_full_stall)
     static const st_req q[] = { {0,3},{1,1},{1,1},{1,1},{3,1} };
     st_run r;
     rule_case(&r, q, N(q), NULL, 0, 4, 1, 1, 3, 0, 0, 0,
-        "# lpmpipe sim cycle log v1: stages=4 ring queue=1 width=3 rob=0 lookahead=0\n"
+        "# lpmpipe sim cycle log v2: stages=4 ring queue=1 width=3 rob=0 lookahead=0 hop=1 ports=1\n"
         "0 S - - - - Q 0 0 0 0 win:0 win:1 win:2\n"
         "1 S 0 1 - - Q 0 1 0 0 in0:0 in1:1 push1:2 win:3 win:4 exit:1\n"
         "2 S - 0 - - Q 0 1 0 0 stall:q1\n"
@@ -79,7 +102,7 @@ START_TEST(test_issue_width_2)
     static const st_req q[] = { {0,1},{0,1},{2,3},{2,1} };
     st_run r;
     rule_case(&r, q, N(q), NULL, 0, 4, 1, 2, 2, 0, 0, 0,
-        "# lpmpipe sim cycle log v1: stages=4 ring queue=2 width=2 rob=0 lookahead=0\n"
+        "# lpmpipe sim cycle log v2: stages=4 ring queue=2 width=2 rob=0 lookahead=0 hop=1 ports=1\n"
         "0 S - - - - Q 0 0 0 0 win:0 win:1\n"
         "1 S 0 - - - Q 1 0 0 0 in0:0 push0:1 win:2 win:3 exit:0\n"
         "2 S 1 - 2 - Q 0 0 1 0 pop0:1 in2:2 push2:3 exit:1\n"
@@ -97,7 +120,7 @@ START_TEST(test_dit_answer_exit_order)
     static const st_req q[] = { {1,2},{0,0},{2,1} };
     st_run r;
     rule_case(&r, q, N(q), NULL, 0, 4, 1, 2, 1, 0, 0, 0,
-        "# lpmpipe sim cycle log v1: stages=4 ring queue=2 width=1 rob=0 lookahead=0\n"
+        "# lpmpipe sim cycle log v2: stages=4 ring queue=2 width=1 rob=0 lookahead=0 hop=1 ports=1\n"
         "0 S - - - - Q 0 0 0 0 win:0\n"
         "1 S - 0 - - Q 0 0 0 0 in1:0 win:1\n"
         "2 S - - 0 - Q 0 0 0 0 dit:1 win:2 exit:0 exit:1\n"
@@ -118,7 +141,7 @@ START_TEST(test_reorder_buffer)
     static const st_req q[] = { {0,4},{1,1},{2,1},{3,1} };
     st_run r;
     rule_case(&r, q, N(q), NULL, 0, 4, 1, 2, 1, 2, 0, 0,
-        "# lpmpipe sim cycle log v1: stages=4 ring queue=2 width=1 rob=2 lookahead=0\n"
+        "# lpmpipe sim cycle log v2: stages=4 ring queue=2 width=1 rob=2 lookahead=0 hop=1 ports=1\n"
         "0 S - - - - Q 0 0 0 0 win:0\n"
         "1 S 0 - - - Q 0 0 0 0 in0:0 win:1\n"
         "2 S - 0 - - Q 0 1 0 0 push1:1 win:2\n"
@@ -152,7 +175,7 @@ START_TEST(test_linear_bubble)
     b[0].ready = 2;
     st_run r;
     rule_case(&r, q, N(q), b, 1, 3, 0, 2, 1, 0, 0, 0,
-        "# lpmpipe sim cycle log v1: stages=3 linear queue=2 width=1 rob=0 lookahead=0\n"
+        "# lpmpipe sim cycle log v2: stages=3 linear queue=2 width=1 rob=0 lookahead=0 hop=1 ports=1\n"
         "0 S - - - Q 0 0 0 win:0\n"
         "1 S 0 - - Q 0 0 0 in0:0 win:1\n"
         "2 S 1 0~ - Q 0 0 0 in0:1 win:b0\n"
@@ -185,7 +208,7 @@ START_TEST(test_ring_bubble)
     b[0].ready = 1;
     st_run r;
     rule_case(&r, q, N(q), b, 1, 4, 1, 2, 1, 0, 0, 0,
-        "# lpmpipe sim cycle log v1: stages=4 ring queue=2 width=1 rob=0 lookahead=0\n"
+        "# lpmpipe sim cycle log v2: stages=4 ring queue=2 width=1 rob=0 lookahead=0 hop=1 ports=1\n"
         "0 S - - - - Q 0 0 0 0 win:0\n"
         "1 S 0 - - - Q 0 0 0 0 in0:0 win:b0\n"
         "2 S b0 0 - - Q 0 0 0 0 in0:b0 win:1 exit:0\n"
@@ -208,7 +231,7 @@ START_TEST(test_offered_load)
     static const st_req q[] = { {0,1},{1,1},{2,1},{3,1} };
     st_run r;
     rule_case(&r, q, N(q), NULL, 0, 4, 1, 2, 1, 0, 0.5, 0,
-        "# lpmpipe sim cycle log v1: stages=4 ring queue=2 width=1 rob=0 lookahead=0\n"
+        "# lpmpipe sim cycle log v2: stages=4 ring queue=2 width=1 rob=0 lookahead=0 hop=1 ports=1\n"
         "0 S - - - - Q 0 0 0 0 win:0\n"
         "1 S 0 - - - Q 0 0 0 0 in0:0 exit:0\n"
         "2 S - - - - Q 0 0 0 0 win:1\n"
@@ -230,7 +253,7 @@ START_TEST(test_ring_wrap_loops)
     static const st_req q[] = { {2,6},{0,1} };
     st_run r;
     rule_case(&r, q, N(q), NULL, 0, 3, 1, 2, 1, 0, 0, 0,
-        "# lpmpipe sim cycle log v1: stages=3 ring queue=2 width=1 rob=0 lookahead=0\n"
+        "# lpmpipe sim cycle log v2: stages=3 ring queue=2 width=1 rob=0 lookahead=0 hop=1 ports=1\n"
         "0 S - - - Q 0 0 0 win:0\n"
         "1 S - - 0 Q 0 0 0 in2:0 win:1\n"
         "2 S 0 - - Q 1 0 0 push0:1\n"
@@ -253,7 +276,7 @@ START_TEST(test_lookahead)
     static const st_req q[] = { {0,3},{0,3},{1,1},{1,1},{3,1},{2,1} };
     st_run r;
     rule_case(&r, q, N(q), NULL, 0, 4, 1, 1, 2, 0, 0, 4,
-        "# lpmpipe sim cycle log v1: stages=4 ring queue=1 width=2 rob=0 lookahead=4\n"
+        "# lpmpipe sim cycle log v2: stages=4 ring queue=1 width=2 rob=0 lookahead=4 hop=1 ports=1\n"
         "0 S - - - - Q 0 0 0 0 win:0 win:1\n"
         "1 S 0 - - - Q 1 0 0 0 in0:0 push0:1 win:2 win:3\n"
         "2 S 1 0 - - Q 0 1 0 0 pop0:1 push1:2 stall:q1 win:4 win:5\n"
@@ -262,6 +285,296 @@ START_TEST(test_lookahead)
         "5 S - 3 5 - Q 0 0 0 0 pop1:3 pop2:5 exit:3 exit:5\n");
 
     free(r.log);
+}
+END_TEST
+
+/* Linear entry (one-cycle rules too): lookup 1's DIT names stage 2, but it
+ * enters at stage 0 behind the bubble and rides there, so it reads the
+ * bubble's new word 9 (entering stage 2 directly in cycle 3 it would have
+ * read the old word ahead of the bubble: the write-bubble guarantee lost). */
+START_TEST(test_linear_entry_stage0)
+{
+    static const st_req q[] = { {2,1},{2,2} };
+    lpm_sim_bubble b[1];
+    memset(b, 0, sizeof b);
+    b[0].nw = 1;
+    b[0].w[0] = (lpm_sim_write){ 2, 0, 9 };
+    b[0].ready = 1;
+    st_run r;
+    rule_case(&r, q, N(q), b, 1, 4, 0, 2, 1, 0, 0, 0,
+        "# lpmpipe sim cycle log v2: stages=4 linear queue=2 width=1 rob=0 lookahead=0 hop=1 ports=1\n"
+        "0 S - - - - Q 0 0 0 0 win:0\n"
+        "1 S 0~ - - - Q 0 0 0 0 in0:0 win:b0\n"
+        "2 S b0~ 0~ - - Q 0 0 0 0 in0:b0 win:1\n"
+        "3 S 1~ b0~ 0 - Q 0 0 0 0 in0:1\n"
+        "4 S - 1~ b0 0~ Q 0 0 0 0 exit:0\n"
+        "5 S - - 1 b0~ Q 0 0 0 0\n"
+        "6 S - - - 1 Q 0 0 0 0 exit:1\n");
+
+    ck_assert_uint_eq(r.res[0].nh, LPM_NH_NONE);
+    ck_assert_uint_eq(r.res[1].nh, 9);
+    ck_assert_uint_eq(r.res[1].exit_cycle, 6);
+    free(r.log);
+}
+END_TEST
+
+/* D = 2: a window of W(D+1) = 3 entries; an item is dispatched D cycles
+ * after its DIT read, only into its queue, and popped the cycle after at
+ * the earliest. Lookup 0 wraps (stages 2 0 1 2, one hop every 2 cycles);
+ * lookup 2 waits in queue 0 in cycle 5 while lookup 0 passes into stage 0.
+ * Exits come D-1 cycles after the last read, results one cycle later. */
+START_TEST(test_v2_wrap_queue_wait)
+{
+    static const st_req q[] = { {2,4},{0,1},{0,1} };
+    rcfg c = { 3, 1, 2, 1, 0, 0, 0, 2, 1, 1.0 };
+    st_run r;
+    rule_run(&r, q, N(q), NULL, 0, &c,
+        "# lpmpipe sim cycle log v2: stages=3 ring queue=2 width=1 rob=0 lookahead=0 hop=2 ports=1\n"
+        "0 S - - - Q 0 0 0 win:0\n"
+        "1 S - - - Q 0 0 0 win:1\n"
+        "2 S - - - Q 0 0 1 push2:0 win:2\n"
+        "3 S - - 0 Q 1 0 0 pop2:0 push0:1\n"
+        "4 S 1 - - Q 1 0 0 pop0:1 push0:2\n"
+        "5 S 0 - - Q 1 0 0 exit:1\n"
+        "6 S 2 - - Q 0 0 0 out:1 pop0:2\n"
+        "7 S - 0 - Q 0 0 0 exit:2\n"
+        "8 S - - - Q 0 0 0 out:2\n"
+        "9 S - - 0 Q 0 0 0\n"
+        "10 S - - - Q 0 0 0 exit:0\n"
+        "11 S - - - Q 0 0 0 out:0\n");
+
+    ck_assert_uint_eq(r.res[2].id, 0);
+    ck_assert_uint_eq(r.res[2].loops, 1);
+    ck_assert_uint_eq(r.res[2].exit_cycle, 10);
+    ck_assert_uint_eq(r.res[2].out_cycle, 11);
+    free(r.log);
+}
+END_TEST
+
+/* D = 2, Q = 1: the dispatcher sees the queue's start-of-cycle occupancy
+ * (a registered credit), so a pop in cycle 3 makes room for a push in
+ * cycle 4, not 3: stall:q1, and lookup 3 (stage 0, idle) waits behind. */
+START_TEST(test_v2_full_queue)
+{
+    static const st_req q[] = { {1,2},{1,2},{1,2},{0,1} };
+    rcfg c = { 2, 1, 1, 1, 0, 0, 0, 2, 1, 1.0 };
+    st_run r;
+    rule_run(&r, q, N(q), NULL, 0, &c,
+        "# lpmpipe sim cycle log v2: stages=2 ring queue=1 width=1 rob=0 lookahead=0 hop=2 ports=1\n"
+        "0 S - - Q 0 0 win:0\n"
+        "1 S - - Q 0 0 win:1\n"
+        "2 S - - Q 0 1 push1:0 win:2\n"
+        "3 S - 0 Q 0 0 pop1:0 stall:q1 win:3\n"
+        "4 S - - Q 0 1 push1:1\n"
+        "5 S 0 1 Q 0 0 pop1:1 stall:q1\n"
+        "6 S - - Q 0 1 push1:2 exit:0\n"
+        "7 S 1 2 Q 1 0 out:0 pop1:2 push0:3\n"
+        "8 S 3 - Q 0 0 pop0:3 exit:1\n"
+        "9 S 2 - Q 0 0 out:1 exit:3\n"
+        "10 S - - Q 0 0 out:3 exit:2\n"
+        "11 S - - Q 0 0 out:2\n");
+
+    ck_assert_uint_eq(r.st.stall_queue, 2);
+    free(r.log);
+}
+END_TEST
+
+/* D = 2, result port ready in half the cycles (ready in 3 4 5 7 10 11 of
+ * lpm_sim_ready at 0.5). Result lane 0 (stage 0) holds two results at the
+ * start of cycle 7, so lookup 3, done at stage 0, does not exit: it rides
+ * to stage 1 (3~) and exits through that stage's lane. The DIT answer 4
+ * leaves through DIT lane 0. */
+START_TEST(test_v2_backpressure)
+{
+    static const st_req q[] = { {0,1},{0,1},{0,1},{0,1},{1,0},{0,1} };
+    rcfg c = { 2, 1, 4, 1, 0, 0, 0, 2, 1, 0.5 };
+    st_run r;
+    rule_run(&r, q, N(q), NULL, 0, &c,
+        "# lpmpipe sim cycle log v2: stages=2 ring queue=4 width=1 rob=0 lookahead=0 hop=2 ports=1\n"
+        "0 S - - Q 0 0 win:0\n"
+        "1 S - - Q 0 0 win:1\n"
+        "2 S - - Q 1 0 push0:0 win:2\n"
+        "3 S 0 - Q 1 0 pop0:0 push0:1 win:3\n"
+        "4 S 1 - Q 1 0 pop0:1 push0:2 win:4 exit:0\n"
+        "5 S 2 - Q 1 0 out:0 pop0:2 push0:3 win:5 exit:1\n"
+        "6 S 3 - Q 0 0 pop0:3 dit:4 exit:2 exit:4\n"
+        "7 S - - Q 1 0 out:1 out:4 push0:5\n"
+        "8 S 5 3~ Q 0 0 pop0:5\n"
+        "9 S - - Q 0 0 exit:5 exit:3\n"
+        "10 S - - Q 0 0 out:2 out:3\n"
+        "11 S - - Q 0 0 out:5\n");
+
+    ck_assert_uint_eq(r.res[3].id, 2);
+    ck_assert_uint_eq(r.res[3].exit_cycle, 6);
+    ck_assert_uint_eq(r.res[3].out_cycle, 10);
+    ck_assert_uint_eq(r.res[4].id, 3);
+    ck_assert_uint_eq(r.res[4].exit_cycle, 9);
+    free(r.log);
+}
+END_TEST
+
+/* D = 2, R = 2, result port ready in half the cycles: releases only in
+ * ready cycles, one a cycle (W = 1); the dispatcher compares with the head
+ * at the start of the cycle. */
+START_TEST(test_v2_rob_backpressure)
+{
+    static const st_req q[] = { {0,2},{1,1},{0,1},{1,1} };
+    rcfg c = { 2, 1, 2, 1, 2, 0, 0, 2, 1, 0.5 };
+    st_run r;
+    rule_run(&r, q, N(q), NULL, 0, &c,
+        "# lpmpipe sim cycle log v2: stages=2 ring queue=2 width=1 rob=2 lookahead=0 hop=2 ports=1\n"
+        "0 S - - Q 0 0 win:0\n"
+        "1 S - - Q 0 0 win:1\n"
+        "2 S - - Q 1 0 push0:0 win:2\n"
+        "3 S 0 - Q 0 1 pop0:0 push1:1 win:3\n"
+        "4 S - 1 Q 0 0 pop1:1 stall:rob\n"
+        "5 S - 0 Q 0 0 stall:rob exit:1\n"
+        "6 S - - Q 0 0 stall:rob exit:0\n"
+        "7 S - - Q 0 0 rel:0 stall:rob\n"
+        "8 S - - Q 1 0 push0:2\n"
+        "9 S 2 - Q 0 0 pop0:2 stall:rob\n"
+        "10 S - - Q 0 0 rel:1 stall:rob exit:2\n"
+        "11 S - - Q 0 1 rel:2 push1:3\n"
+        "12 S - 3 Q 0 0 pop1:3\n"
+        "13 S - - Q 0 0 exit:3\n"
+        "14 S - - Q 0 0 rel:3\n");
+
+    for (unsigned i = 0; i < 4; i++)
+        ck_assert_uint_eq(r.res[i].id, i);
+    ck_assert_uint_eq(r.res[1].out_cycle, 10);
+    free(r.log);
+}
+END_TEST
+
+/* D = 2, linear: every item enters stage 0 through queue 0 (lookups 2 and
+ * 4 first read stage 1 and ride stage 0); the bubble writes 7 into stage 1
+ * in cycle 7. Lookups ahead of it (0, 1: stage 1 read in cycle 6) see the
+ * old word, lookups behind it (2, 3, 4) the new one. */
+START_TEST(test_v2_linear_bubble)
+{
+    static const st_req q[] = { {0,1},{0,2},{1,1},{0,3},{1,2} };
+    lpm_sim_bubble b[1];
+    memset(b, 0, sizeof b);
+    b[0].nw = 1;
+    b[0].w[0] = (lpm_sim_write){ 1, 0, 7 };
+    b[0].ready = 2;
+    rcfg c = { 3, 0, 2, 1, 0, 0, 0, 2, 1, 1.0 };
+    st_run r;
+    rule_run(&r, q, N(q), b, 1, &c,
+        "# lpmpipe sim cycle log v2: stages=3 linear queue=2 width=1 rob=0 lookahead=0 hop=2 ports=1\n"
+        "0 S - - - Q 0 0 0 win:0\n"
+        "1 S - - - Q 0 0 0 win:1\n"
+        "2 S - - - Q 1 0 0 push0:0 win:b0\n"
+        "3 S 0 - - Q 1 0 0 pop0:0 push0:1 win:2\n"
+        "4 S 1 - - Q 1 0 0 pop0:1 push0:b0 win:3\n"
+        "5 S b0~ 0~ - Q 1 0 0 pop0:b0 push0:2 win:4\n"
+        "6 S 2~ 1 - Q 1 0 0 pop0:2 push0:3\n"
+        "7 S 3 b0 0~ Q 1 0 0 pop0:3 push0:4\n"
+        "8 S 4~ 2 1~ Q 0 0 0 pop0:4 exit:0\n"
+        "9 S - 3 b0~ Q 0 0 0 out:0 exit:1\n"
+        "10 S - 4 2~ Q 0 0 0 out:1\n"
+        "11 S - - 3 Q 0 0 0 exit:2\n"
+        "12 S - - 4 Q 0 0 0 out:2 exit:3\n"
+        "13 S - - - Q 0 0 0 out:3 exit:4\n"
+        "14 S - - - Q 0 0 0 out:4\n");
+
+    ck_assert_uint_eq(r.res[0].nh, LPM_NH_NONE);
+    ck_assert_uint_eq(r.res[1].nh, LPM_NH_NONE);
+    for (unsigned i = 2; i < 5; i++)
+        ck_assert_uint_eq(r.res[i].nh, 7);
+    ck_assert_uint_eq(r.st.bubbles, 1);
+    free(r.log);
+}
+END_TEST
+
+/* D = 2, two ports, W = 2: queue 0 gives two lookups a cycle (cycle 3);
+ * the bubble enters the window alone (cycle 2: no request beside it),
+ * takes both lanes of stage 0 when both are idle (cycle 5) and of stage 1
+ * (cycle 7), writing each stage once. Lookups 4 and 5, behind it, read its
+ * word 5; lookup 2 read both stages before the bubble did. Results leave
+ * one per lane per cycle, in lane order. */
+START_TEST(test_v2_dual_port)
+{
+    static const st_req q[] = { {0,2},{0,2},{0,2},{1,1},{0,1},{0,1} };
+    lpm_sim_bubble b[1];
+    memset(b, 0, sizeof b);
+    b[0].nw = 2;
+    b[0].w[0] = (lpm_sim_write){ 0, 0, 5 };
+    b[0].w[1] = (lpm_sim_write){ 1, 0, 6 };
+    b[0].ready = 2;
+    rcfg c = { 2, 1, 4, 2, 0, 0, 0, 2, 2, 1.0 };
+    st_run r;
+    rule_run(&r, q, N(q), b, 1, &c,
+        "# lpmpipe sim cycle log v2: stages=2 ring queue=4 width=2 rob=0 lookahead=0 hop=2 ports=2\n"
+        "0 S -/- -/- Q 0 0 win:0 win:1\n"
+        "1 S -/- -/- Q 0 0 win:2 win:3\n"
+        "2 S -/- -/- Q 2 0 push0:0 push0:1 win:b0\n"
+        "3 S 0/1 -/- Q 1 1 pop0:0 pop0:1 push0:2 push1:3 win:4 win:5\n"
+        "4 S 2/- 3/- Q 1 0 pop0:2 pop1:3 push0:b0\n"
+        "5 S b0/b0 0/1 Q 2 0 pop0:b0 push0:4 push0:5 exit:3\n"
+        "6 S 4/5 2/- Q 0 0 out:3 pop0:4 pop0:5 exit:0 exit:1\n"
+        "7 S -/- b0/b0 Q 0 0 out:0 out:1 exit:4 exit:5 exit:2\n"
+        "8 S -/- -/- Q 0 0 out:4 out:5 out:2\n");
+
+    ck_assert_uint_eq(r.res[5].id, 2);
+    ck_assert_uint_eq(r.res[5].nh, LPM_NH_NONE);
+    ck_assert_uint_eq(r.res[3].nh, 5);
+    ck_assert_uint_eq(r.res[4].nh, 5);
+    ck_assert_uint_eq(r.st.bubbles, 1);
+    free(r.log);
+}
+END_TEST
+
+/* The header is written and parsed in one place; other versions and
+ * malformed lines are refused. */
+START_TEST(test_log_header)
+{
+    lpm_sim_log_hdr h = { 24, 1, 32, 4, 64, 16, 2, 2 }, g;
+    char line[256];
+    lpm_err err;
+    lpm_sim_log_header(line, sizeof line, &h);
+    ck_assert_str_eq(line, "# lpmpipe sim cycle log v2: stages=24 ring queue=32 width=4 rob=64 lookahead=16 hop=2 ports=2");
+    ck_assert_int_eq(lpm_sim_log_header_parse(line, &g, &err), LPM_OK);
+    ck_assert(g.stages == 24 && g.ring == 1 && g.queue == 32 && g.width == 4 && g.rob == 64 && g.lookahead == 16 &&
+              g.hop == 2 && g.ports == 2);
+    strcat(line, "\n");
+    ck_assert_int_eq(lpm_sim_log_header_parse(line, &g, &err), LPM_OK);
+    ck_assert_int_eq(lpm_sim_log_header_parse("# lpmpipe sim cycle log v1: stages=4 ring queue=2 width=1 rob=0 lookahead=0",
+                                              &g, &err), LPM_EINPUT);
+    ck_assert_msg(strstr(err.msg, "version 1"), "%s", err.msg);
+    ck_assert_int_eq(lpm_sim_log_header_parse("# lpmpipe sim cycle log v2: stages=4 loop queue=2 width=1 rob=0 lookahead=0 hop=1 ports=1",
+                                              &g, &err), LPM_EINPUT);
+    ck_assert_int_eq(lpm_sim_log_header_parse("# lpmpipe sim cycle log v2: stages=4 ring queue=2 width=1 rob=0 lookahead=0 hop=1",
+                                              &g, &err), LPM_EINPUT);
+    ck_assert_int_eq(lpm_sim_log_header_parse("0 S - - Q 0 0", &g, &err), LPM_EINPUT);
+}
+END_TEST
+
+/* Configurations the rules do not define are refused. */
+START_TEST(test_v2_refused)
+{
+    lpm_sim_synth sy;
+    lpm_sim_walker w;
+    lpm_sim_synth_init(&sy, 4, 0, &w);
+    lpm_sim_cfg cfg;
+    lpm_sim_cfg_default(&cfg);
+    lpm_sim *s;
+    lpm_err err;
+    cfg.queue = 0; /* D = 2 pushes only into queues */
+    ck_assert_int_eq(lpm_sim_new(&s, &w, &cfg, &err), LPM_EINPUT);
+    cfg.queue = 4;
+    cfg.width = 2; /* linear: W <= P */
+    ck_assert_int_eq(lpm_sim_new(&s, &w, &cfg, &err), LPM_EINPUT);
+    cfg.ports = 2;
+    ck_assert_int_eq(lpm_sim_new(&s, &w, &cfg, &err), LPM_OK);
+    lpm_sim_free(s);
+    cfg.ports = 3;
+    ck_assert_int_eq(lpm_sim_new(&s, &w, &cfg, &err), LPM_EINPUT);
+    cfg.ports = 1;
+    cfg.width = 1;
+    cfg.hop = 1;
+    cfg.result_ready = 0.5; /* the one-cycle rules have no back-pressure */
+    ck_assert_int_eq(lpm_sim_new(&s, &w, &cfg, &err), LPM_EINPUT);
 }
 END_TEST
 
@@ -279,6 +592,15 @@ int main(void)
     tcase_add_test(tc, test_offered_load);
     tcase_add_test(tc, test_ring_wrap_loops);
     tcase_add_test(tc, test_lookahead);
+    tcase_add_test(tc, test_linear_entry_stage0);
+    tcase_add_test(tc, test_v2_wrap_queue_wait);
+    tcase_add_test(tc, test_v2_full_queue);
+    tcase_add_test(tc, test_v2_backpressure);
+    tcase_add_test(tc, test_v2_rob_backpressure);
+    tcase_add_test(tc, test_v2_linear_bubble);
+    tcase_add_test(tc, test_v2_dual_port);
+    tcase_add_test(tc, test_v2_refused);
+    tcase_add_test(tc, test_log_header);
     suite_add_tcase(s, tc);
     return tu_run(s);
 }

@@ -1,0 +1,33 @@
+#include "cycle_log.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define PREFIX "# lpmpipe sim cycle log v"
+
+int lpm_sim_log_header(char *buf, size_t n, const lpm_sim_log_hdr *h)
+{
+    return snprintf(buf, n, PREFIX "%d: stages=%u %s queue=%u width=%u rob=%u lookahead=%u hop=%u ports=%u",
+                    LPM_SIM_LOG_VERSION, h->stages, h->ring ? "ring" : "linear", h->queue, h->width, h->rob,
+                    h->lookahead, h->hop, h->ports);
+}
+
+int lpm_sim_log_header_parse(const char *line, lpm_sim_log_hdr *h, lpm_err *err)
+{
+    unsigned ver = 0;
+    int used = 0;
+    if (strncmp(line, PREFIX, strlen(PREFIX)) || sscanf(line + strlen(PREFIX), "%u:%n", &ver, &used) != 1 || !used)
+        return lpm_err_set(err, LPM_EINPUT, "not a cycle log header: '%.60s'", line);
+    if (ver != LPM_SIM_LOG_VERSION)
+        return lpm_err_set(err, LPM_EINPUT, "cycle log version %u: this lpmpipe reads version %d (rules v%d)", ver,
+                           LPM_SIM_LOG_VERSION, LPM_SIM_LOG_VERSION);
+    char kind[8] = "";
+    int end = 0;
+    const char *p = line + strlen(PREFIX) + used;
+    int got = sscanf(p, " stages=%u %7s queue=%u width=%u rob=%u lookahead=%u hop=%u ports=%u%n", &h->stages, kind,
+                     &h->queue, &h->width, &h->rob, &h->lookahead, &h->hop, &h->ports, &end);
+    if (got != 8 || (strcmp(kind, "ring") && strcmp(kind, "linear")) || (p[end] && strcmp(p + end, "\n")))
+        return lpm_err_set(err, LPM_EINPUT, "malformed cycle log header: '%.100s'", line);
+    h->ring = !strcmp(kind, "ring");
+    return LPM_OK;
+}
