@@ -682,12 +682,16 @@ int lpm_cmd_sim(int argc, char **argv)
                 st->requests, st->cycles, dt, dt > 0 ? (double)st->requests / dt : 0.0,
                 dt > 0 ? (double)st->cycles / dt : 0.0);
     if (st->copy_violations) {
+        char where[64];
+        if (st->viol_stage == LPM_SIM_DIT)
+            snprintf(where, sizeof where, "DIT entry %u", st->viol_addr);
+        else
+            snprintf(where, sizeof where, "stage %u address %u", st->viol_stage, st->viol_addr);
         lpm_cli_error(cmd, "%" PRIu64 " rebuild write%s broke the swap rules; the first, at cycle %" PRIu64
-                           ": into copy %u, %s %u address %u, %s",
-                      st->copy_violations, st->copy_violations == 1 ? "" : "s", st->viol_cycle, st->viol_copy,
-                      st->viol_stage == LPM_SIM_DIT ? "the DIT" : "stage", st->viol_stage == LPM_SIM_DIT ? 0 : st->viol_stage,
-                      st->viol_addr, st->viol_kind == 1 ? "after the swap had made that copy live"
-                                                        : "while lookups were walking that copy");
+                           ": into copy %u, %s, %s",
+                      st->copy_violations, st->copy_violations == 1 ? "" : "s", st->viol_cycle, st->viol_copy, where,
+                      st->viol_kind == 1 ? "after the swap had made that copy live"
+                                         : "while lookups were walking that copy");
         if (st->viol_kind == 2)
             lpm_cli_error(cmd, "(%" PRIu64 " lookups were walking it)", st->viol_lookups);
         rc = 1;

@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# Rebuilds as bubble streams (issue 17, docs/microarchitecture.md 3.1): an
+# image with a shadow copy, updates that force rebuilds, every bubble applied
+# under traffic in the simulator with every answer judged before-or-after, the
+# rebuild rules checked (no write into a copy that is live or being walked,
+# the new copy's CRC at each swap), and planted faults (a swap one cycle
+# early, a fence that does not wait) that the checks must catch.
+set -u
+BIN=${LPMPIPE:-build/lpmpipe}
+W=$(mktemp -d /tmp/lpmpipe-e2e-rb.XXXXXX)
+trap 'rm -rf "$W"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+jget() { python3 -c "import json,sys; d=json.load(sys.stdin); print(eval('d' + sys.argv[1]))" "$1"; }
+
+awk 'BEGIN { srand(7); print "0.0.0.0/0 dflt";
+  for (i = 0; i < 4000; i++) { a = int(rand() * 4) + 10; b = int(rand() * 256); c = int(rand() * 256); d = int(rand() * 256);
+    l = 8 + int(rand() * 23); ip = a * 16777216 + b * 65536 + c * 256 + d; m = 2 ^ (32 - l); ip = int(ip / m) * m;
+    printf "%d.%d.%d.%d/%d nh%d\n", int(ip / 16777216), int(ip / 65536) % 256, int(ip / 256) % 256, ip % 256, l, i % 40 } }' >"$W/t.fib"
+awk 'BEGIN { srand(5); for (i = 0; i < 300; i++) { a = 10 + int(rand() * 4); b = int(rand() * 256); l = 12 + int(rand() * 13);
+  ip = a * 16777216 + b * 65536 + int(rand() * 65536); m = 2 ^ (32 - l); ip = int(ip / m) * m;
+  printf "%d %s %d.%d.%d.%d/%d%s\n", i, (i % 4 == 3 ? "w" : "a"), int(ip / 16777216), int(ip / 65536) % 256, int(ip / 256) % 256, ip % 256, l, (i % 4 == 3 ? "" : " up" i % 7) } }' >"$W/u.txt"
+"$BIN" trace gen --fib "$W/t.fib" --count 40000 --seed 3 -o "$W/t.tr" 2>/dev/null || bad "trace gen"
+
+# One sim run with every bubble applied: all checks clean, one swap per R line.
+clean_run() { # name image bubbles sim-options...
+  local name=$1 img=$2 bub=$3
+  shift 3
+  local out nr nb
+  out=$("$BIN" sim --image "$img" --trace "$W/t.tr" --updates "$bub" --drain-updates --json "$@" 2>"$W/err")
+  [ $? -eq 0 ] || { bad "$name: exit $?: $(head -3 "$W/err")"; return; }
+  nr=$(grep -c '^R ' "$bub"); nb=$(grep -c '^B ' "$bub")
+  [ "$nr" -ge 1 ] || bad "$name: no rebuild in the bubble file"
+  [ "$(echo "$out" | jget "['bubbles']['left']")" = 0 ] && [ "$(echo "$out" | jget "['bubbles']['applied']")" = "$nb" ] ||
+    bad "$name: not every bubble applied"
+  [ "$(echo "$out" | jget "['bubbles']['swaps']")" = "$nr" ] && [ "$(echo "$out" | jget "['check']['swaps_checked']")" = "$nr" ] ||
+    bad "$name: swaps != rebuilds ($nr)"
+  [ "$(echo "$out" | jget "['check']['mismatches']")" = 0 ] && [ "$(echo "$out" | jget "['check']['copy_violations']")" = 0 ] &&
+    [ "$(echo "$out" | jget "['check']['swap_crc_mismatches']")" = 0 ] || bad "$name: checks failed: $(echo "$out" | jget "['check']")"
+  [ "$(echo "$out" | jget "['check']['checked']")" = 40000 ] || bad "$name: not every lookup judged"
+}
+
+for arch in "ring --stages 8" "linear"; do
+  a=${arch%% *}
+  "$BIN" map --fib "$W/t.fib" --arch $arch --shadow -o "$W/$a.lpi" >/dev/null 2>&1 || bad "map --shadow $a"
+  "$BIN" update --image "$W/$a.lpi" --updates "$W/u.txt" --rebuild-every 60 --bubbles "$W/$a.bub" -o "$W/$a.2.lpi" --json \
+    >"$W/$a.json" || bad "update $a"
+  [ "$(jget "['rebuilds']" <"$W/$a.json")" -ge 3 ] || bad "$a: fewer than 3 rebuilds"
+  [ "$(jget "['rebuild_bubbles']" <"$W/$a.json")" -gt 0 ] && [ "$(jget "['shadow_bits']" <"$W/$a.json")" -gt 0 ] ||
+    bad "$a: update reports no rebuild bubbles or shadow memory"
+  "$BIN" image check "$W/$a.2.lpi" >/dev/null || bad "$a: the updated image does not check"
+  head -1 "$W/$a.bub" | grep -q "^# lpmpipe bubbles v2" || bad "$a: bubble file header"
+  grep '^R ' "$W/$a.bub" | head -1 | grep -Eq '^R [0-9]+ every copy=1 writes=[0-9]+ bubbles=[0-9]+ copy_crc=[0-9a-f]{8}$' ||
+    bad "$a: R line: $(grep -m1 '^R ' "$W/$a.bub")"
+  clean_run "$a, D=1" "$W/$a.lpi" "$W/$a.bub" --hop-cycles 1 --queue 8 --update-rate 10000000
+  clean_run "$a, D=2, all at once" "$W/$a.lpi" "$W/$a.bub" --queue 8
+done
+clean_run "ring, width 4, lookahead" "$W/ring.lpi" "$W/ring.bub" --issue-width 4 --lookahead 16 --queue 4 --update-rate 20000000
+# The image the updater wrote answers the final table (it is what the pipeline holds).
+awk '{split($3,a,"/"); print a[1]}' "$W/u.txt" >"$W/probe.tr"
+"$BIN" lookup --image "$W/ring.2.lpi" --verify --trace "$W/probe.tr" >/dev/null || bad "updated image vs its table"
+
+# Back-to-back rebuilds (every update), all ready at once: fences wait.
+"$BIN" update --image "$W/ring.lpi" --updates <(head -40 "$W/u.txt") --rebuild-every 1 --bubbles "$W/rb1.bub" >/dev/null ||
+  bad "update --rebuild-every 1"
+clean_run "ring, a rebuild per update" "$W/ring.lpi" "$W/rb1.bub" --hop-cycles 1 --issue-width 4 --queue 16
+out=$("$BIN" sim --image "$W/ring.lpi" --trace "$W/t.tr" --updates "$W/rb1.bub" --hop-cycles 1 --issue-width 4 --queue 16 --json 2>/dev/null)
+[ "$(echo "$out" | jget "['bubbles']['fence_wait_cycles']")" -gt 0 ] || bad "no fence ever waited with back-to-back rebuilds"
+
+# Planted faults: each must fail the run (exit 1) through the rule check.
+fault() { # name bubbles sim-options...
+  local name=$1 bub=$2
+  shift 2
+  local out rc
+  out=$("$BIN" sim --image "$W/ring.lpi" --trace "$W/t.tr" --updates "$bub" --drain-updates --json "$@" 2>"$W/err")
+  rc=$?
+  [ $rc -eq 1 ] || bad "$name: exit $rc, not 1"
+  [ "$(echo "$out" | jget "['check']['copy_violations']")" -gt 0 ] || bad "$name: no rule violation counted"
+  grep -q "broke the swap rules; the first, at cycle" "$W/err" || bad "$name: no description of the violation"
+}
+fault "swap one cycle early" "$W/ring.bub" --plant-fault swap-early --hop-cycles 1 --queue 8 --update-rate 10000000
+grep -q "swap found the new copy different\|swaps found the new copy different" "$W/err" || bad "swap early: the CRC check did not see it"
+fault "fence does not wait" "$W/rb1.bub" --plant-fault no-fence --hop-cycles 1 --issue-width 4 --queue 16
+grep -q "while lookups were walking that copy" "$W/err" || bad "no fence: not reported as a write under walking lookups"
+
+# update: an image without a shadow copy cannot send a rebuild as bubbles.
+"$BIN" map --fib "$W/t.fib" --stages 8 -o "$W/one.lpi" >/dev/null 2>&1
+"$BIN" update --image "$W/one.lpi" --updates "$W/u.txt" --rebuild-every 60 --bubbles "$W/one.bub" >/dev/null 2>"$W/err"
+[ $? -eq 1 ] && grep -q "has no shadow copy" "$W/err" || bad "a rebuild without a shadow copy was not refused: $(cat "$W/err")"
+"$BIN" update --image "$W/one.lpi" --updates "$W/u.txt" --rebuild-every 60 --json >"$W/one.json" || bad "update without --bubbles"
+[ "$(jget "['rebuilds']" <"$W/one.json")" -ge 3 ] || bad "without a shadow copy the rebuilds are not counted"
+# a table that outgrows the memory stops with exit 1 and says where
+"$BIN" map --fib <(head -300 "$W/t.fib") --stages 8 --headroom 0 --shadow -o "$W/small.lpi" >/dev/null 2>&1
+"$BIN" update --image "$W/small.lpi" --updates "$W/u.txt" --bubbles "$W/small.bub" --json >"$W/small.json" 2>"$W/err"
+[ $? -eq 1 ] && grep -q "no longer fits this pipeline: stage" "$W/err" && [ "$(jget "['stopped_at']" <"$W/small.json")" -gt 0 ] ||
+  bad "a table that outgrows its memory: $(cat "$W/err")"
+
+# Bubble file grammar: refused with file:line and exit 2.
+bfail() { # name expected-text
+  "$BIN" sim --image "$W/ring.lpi" --trace "$W/t.tr" --updates "$W/g.bub" >/dev/null 2>"$W/err"
+  [ $? -eq 2 ] && grep -q "g.bub:[0-9]*: .*$2" "$W/err" || bad "$1 not refused: $(cat "$W/err")"
+}
+printf 'U 1 a 10.0.0.0/8 x writes=1 bubbles=1\nB 1 bogus 0:1:1\n' >"$W/g.bub"; bfail "unknown flag" "unknown bubble flag"
+printf 'U 1 a 10.0.0.0/8 x writes=1 bubbles=1\nB 1 swap\n' >"$W/g.bub"; bfail "swap outside a rebuild" "swap bubble"
+printf 'U 1 a 10.0.0.0/8 x writes=1 bubbles=1\nB 1 fence 0:1:1\n' >"$W/g.bub"; bfail "fence outside a rebuild" "belong to a rebuild"
+printf 'U 1 a 10.0.0.0/8 x writes=1 bubbles=2\nR 1 every copy=1 writes=1 bubbles=2\nB 1 swap\nB 2 0:1:1\n' >"$W/g.bub"
+bfail "swap not last" "swap must be the last"
+printf 'U 1 a 10.0.0.0/8 x writes=1 bubbles=2\nR 1 every copy=1 writes=1 bubbles=2\nB 1 0:1:1\nU 2 w 10.0.0.0/8 -\n' >"$W/g.bub"
+bfail "rebuild without its swap" "before its swap"
+printf 'U 1 a 10.0.0.0/8 x writes=1 bubbles=2\nR 1 every copy=1 frob=2 bubbles=2\n' >"$W/g.bub"; bfail "unknown R key" "unknown key"
+
+exit $fail
