@@ -77,14 +77,15 @@ static void report(const lpm_upd_stats *s, const lpm_image *img, const run_info 
         printf("{\"updates\":%zu,\"announces\":%zu,\"withdraws\":%zu,\"noops\":%zu,\"writes\":%zu,\"bubbles\":%zu,"
                "\"writes_per_update\":%.4f,\"bubbles_per_update\":%.4f,\"max_writes\":%zu,\"max_bubbles\":%zu,"
                "\"blocks_added\":%zu,\"blocks_copied\":%zu,\"drain_bubbles\":%zu,"
-               "\"rebuilds\":%zu,\"rebuild_headroom\":%zu,\"rebuild_stages\":%zu,"
+               "\"rebuilds\":%zu,\"first_rebuild\":%zu,\"rebuild_headroom\":%zu,\"rebuild_stages\":%zu,"
                "\"rebuild_nh_bits\":%zu,\"rebuild_balance\":%zu,\"rebuild_every\":%zu,\"rebuild_writes\":%zu,\"rebuild_bubbles\":%zu,"
                "\"max_rebuild_bubbles\":%zu,\"rebuild_seconds\":%.3f,\"copies\":%u,\"memory_bits\":%llu,"
                "\"shadow_bits\":%llu,\"stopped_at\":%zu,\"seconds\":%.6f,\"updates_per_s\":%.0f,"
                "\"dit_writes\":%zu,\"stage_writes\":[",
                s->updates, s->announces, s->withdraws, s->noops, s->writes, s->bubbles,
                eff ? (double)s->writes / eff : 0, eff ? (double)s->bubbles / eff : 0, s->max_writes, s->max_bubbles,
-               s->blocks_added, s->blocks_copied, s->drain_bubbles, s->rebuilds, s->rebuild_why[LPM_REBUILD_HEADROOM],
+               s->blocks_added, s->blocks_copied, s->drain_bubbles, s->rebuilds, s->first_rebuild,
+               s->rebuild_why[LPM_REBUILD_HEADROOM],
                s->rebuild_why[LPM_REBUILD_STAGES], s->rebuild_why[LPM_REBUILD_NH_BITS],
                s->rebuild_why[LPM_REBUILD_BALANCE], s->rebuild_why[LPM_REBUILD_EVERY], s->rebuild_writes, s->rebuild_bubbles, s->max_rebuild_bubbles,
                s->rebuild_seconds, ri->copies, (unsigned long long)ri->memory_bits,
@@ -102,9 +103,12 @@ static void report(const lpm_upd_stats *s, const lpm_image *img, const run_info 
     printf("%-26s %zu\n", "blocks added (head room)", s->blocks_added);
     if (s->blocks_copied || s->drain_bubbles)
         printf("%-26s %zu blocks copied (height mapping), %zu drain bubbles\n", "", s->blocks_copied, s->drain_bubbles);
-    printf("%-26s %zu (head room %zu, stages %zu, nh bits %zu, balance %zu, asked for %zu)\n", "rebuilds", s->rebuilds,
+    printf("%-26s %zu (head room %zu, stages %zu, nh bits %zu, balance %zu, asked for %zu)", "rebuilds", s->rebuilds,
            s->rebuild_why[LPM_REBUILD_HEADROOM], s->rebuild_why[LPM_REBUILD_STAGES],
            s->rebuild_why[LPM_REBUILD_NH_BITS], s->rebuild_why[LPM_REBUILD_BALANCE], s->rebuild_why[LPM_REBUILD_EVERY]);
+    if (s->first_rebuild)
+        printf(", the first at update %zu", s->first_rebuild);
+    printf("\n");
     if (s->rebuilds)
         printf("%-26s %zu writes in %zu bubbles (largest rebuild %zu bubbles), %.3f s\n", "rebuild streams",
                s->rebuild_writes, s->rebuild_bubbles, s->max_rebuild_bubbles, s->rebuild_seconds);

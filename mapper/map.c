@@ -346,10 +346,18 @@ int lpm_maptree_image(lpm_maptree *m, const lpm_map_opts *o, lpm_image **out, lp
         b->addr = (uint32_t)used[b->stage];
         used[b->stage] += 1ULL << b->k;
     }
-    uint64_t maxdepth = 1;
+    /* Head room: PCT % of the larger of the stage's own words and the mean
+     * over the stages. Updates add blocks to every stage of a new chain, so
+     * a small stage (the deep levels of a linear pipeline) needs about as
+     * many free blocks as a big one; a share of its own size alone ran out
+     * first there (docs/results-mapping.md, "Updates"). */
+    uint64_t total = 0;
+    for (unsigned s = 0; s < N; s++)
+        total += used[s];
+    uint64_t mean = (total + N - 1) / N, maxdepth = 1;
     for (unsigned s = 0; s < N; s++) {
         uint64_t blk = 1ULL << stride[s];
-        uint64_t room = (used[s] * o->headroom_pct + 99) / 100;
+        uint64_t room = ((used[s] > mean ? used[s] : mean) * o->headroom_pct + 99) / 100;
         if (room < 4 * blk)
             room = 4 * blk;
         room = (room + blk - 1) / blk * blk;

@@ -109,7 +109,7 @@ int lpm_upd_plen_build(lpm_upd *u, lpm_err *err)
 /* Writes one word (or DIT entry) of the image, keeping the old value: an
  * update that ends in a rebuild takes its writes back, because the
  * pipeline never gets them (the shadow copy must match what it holds). */
-static int set_word(lpm_upd *u, uint32_t stage, uint32_t addr, uint64_t v)
+int lpm_upd_set_word(lpm_upd *u, uint32_t stage, uint32_t addr, uint64_t v)
 {
     uint64_t *m = stage == LPM_IMAGE_DIT ? &u->img->dit[addr] : &u->img->mem[stage][addr];
     if (lpm_upd_room((void **)&u->undo, u->nundo, &u->capundo, sizeof *u->undo))
@@ -324,14 +324,14 @@ static int new_chain(lpm_upd *u, const walk_t *r, const lpm_prefix *p, uint32_t 
             uint64_t v = lpm_word_encode(&img->fmt, &w);
             for (size_t j = first; j < first + count; j++) {
                 u->plen[st[i]][j] = (uint8_t)(L + 1);
-                if (set_word(u, st[i], (uint32_t)j, v) || lpm_upd_add_write(u, st[i], (uint32_t)j, v))
+                if (lpm_upd_set_word(u, st[i], (uint32_t)j, v) || lpm_upd_add_write(u, st[i], (uint32_t)j, v))
                     return -1;
             }
         } else {
             uint32_t j = addr[i] + (uint32_t)lpm_addr_bits(&p->addr, d, k);
             lpm_node_word w = { 1, 0, 0, 0, addr[i + 1], 0 };
             uint64_t v = lpm_word_encode(&img->fmt, &w);
-            if (set_word(u, st[i], j, v) || lpm_upd_add_write(u, st[i], j, v))
+            if (lpm_upd_set_word(u, st[i], j, v) || lpm_upd_add_write(u, st[i], j, v))
                 return -1;
         }
     }
@@ -353,7 +353,7 @@ static int new_chain(lpm_upd *u, const walk_t *r, const lpm_prefix *p, uint32_t 
         w.jump = 0;
         v = lpm_word_encode(&img->fmt, &w);
     }
-    return set_word(u, r->stage, r->base, v) || lpm_upd_add_write(u, r->stage, r->base, v) ? -1 : 0;
+    return lpm_upd_set_word(u, r->stage, r->base, v) || lpm_upd_add_write(u, r->stage, r->base, v) ? -1 : 0;
 }
 
 /* Applies the writes already made in img (entries rewritten in place) or
@@ -361,7 +361,7 @@ static int new_chain(lpm_upd *u, const walk_t *r, const lpm_prefix *p, uint32_t 
 static int apply_recorded(lpm_upd *u, size_t from)
 {
     for (size_t i = from; i < u->nw; i++)
-        if (set_word(u, u->w[i].stage, u->w[i].addr, u->w[i].word))
+        if (lpm_upd_set_word(u, u->w[i].stage, u->w[i].addr, u->w[i].word))
             return -1;
     return 0;
 }
@@ -423,6 +423,8 @@ int lpm_upd_apply(lpm_upd *u, char op, const lpm_prefix *p, const char *nhtok, i
                 return lpm_err_set(err, LPM_EFAIL, "out of memory");
         } else if (op == 'a') {
             int c = new_chain(u, &r, p, nh);
+            if (c == LPM_REBUILD_STAGES && img->map_kind == LPM_MAP_HEIGHT && r.stage != LPM_IMAGE_DIT)
+                c = lpm_upd_height_chain(u, p, nh);
             if (c < 0)
                 return lpm_err_set(err, LPM_EFAIL, "out of memory");
             reason = c;

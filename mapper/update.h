@@ -60,6 +60,7 @@ typedef struct lpm_upd_stats {
     size_t dit_writes, stage_writes[LPM_IMAGE_MAX_STAGES];
     size_t blocks_added, blocks_copied, drain_bubbles;
     size_t rebuilds, rebuild_why[6];
+    size_t first_rebuild;  /* the update (1-based, trace order) of the first rebuild; 0: none */
     size_t rebuild_writes, rebuild_bubbles, max_rebuild_bubbles;
     double rebuild_seconds;
 } lpm_upd_stats;

@@ -45,6 +45,17 @@ double lpm_upd_ratio(const lpm_image *img);
 int lpm_upd_plen_build(lpm_upd *u, lpm_err *err);
 void lpm_upd_plen_free(lpm_upd *u);
 
+/* Writes one word (stage LPM_IMAGE_DIT: a DIT entry) of the image and keeps
+ * the old one, so that an update ending in a rebuild can be taken back;
+ * -1 on no memory. It does not record a bubble write. */
+int lpm_upd_set_word(lpm_upd *u, uint32_t stage, uint32_t addr, uint64_t v);
+
+/* Height mapping, a new prefix whose chain does not fit below its parent
+ * (leaves sit in the last stage): the lowest blocks of its path are copied
+ * into earlier stages, the chain follows them, and one write links the
+ * copies in. Returns 0, a rebuild reason, or -1 on no memory. */
+int lpm_upd_height_chain(lpm_upd *u, const lpm_prefix *p, uint32_t nh);
+
 /* Room for one more element in a doubling array; -1 on no memory. */
 int lpm_upd_room(void **p, size_t n, size_t *cap, size_t elem);
 int lpm_upd_add_write(lpm_upd *u, uint32_t stage, uint32_t addr, uint64_t word);

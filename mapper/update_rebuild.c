@@ -209,6 +209,8 @@ int lpm_upd_rebuild(lpm_upd *u, int reason, lpm_err *err)
         return rc;
     u->base_ratio = lpm_upd_ratio(img);
     u->reason = reason;
+    if (!u->st.rebuilds)
+        u->st.first_rebuild = u->st.updates;
     u->st.rebuilds++;
     u->st.rebuild_why[reason]++;
     u->st.rebuild_writes += u->nw;
