@@ -59,8 +59,33 @@ int lpm_upd_sync_routes(lpm_upd *u, lpm_err *err)
     return LPM_OK;
 }
 
-/* The table mapped with the image's own options onto its own hardware. */
-static int remap(const lpm_image *old, lpm_image **out, lpm_err *err)
+/* A ring mapping turned by r stages is as good a mapping (every chain
+ * stays consecutive modulo N): the turn whose stages fit the memories best
+ * (the least words over a stage's depth, then the least turn). */
+static unsigned best_turn(const lpm_image *old, const lpm_image *nw)
+{
+    unsigned N = old->stages, best = 0;
+    int64_t best_over = INT64_MAX;
+    for (unsigned r = 0; r < (old->ring ? N : 1); r++) {
+        int64_t over = INT64_MIN;
+        for (unsigned s = 0; s < N; s++) {
+            int64_t o = (int64_t)nw->used[(s + N - r) % N] - (int64_t)old->depth[s];
+            over = o > over ? o : over;
+        }
+        if (over < best_over || (over <= 0 && best_over > 0)) {
+            best_over = over;
+            best = r;
+        }
+        if (best_over <= 0 && r == 0)
+            break;
+    }
+    return best;
+}
+
+/* The table mapped with the image's own options onto its own hardware;
+ * *turn: the ring turn that fits it (stage s of the new mapping goes to
+ * stage s + turn). */
+static int remap(const lpm_image *old, lpm_image **out, unsigned *turn, lpm_err *err)
 {
     lpm_fib f;
     lpm_fib_init(&f);
@@ -85,14 +110,17 @@ static int remap(const lpm_image *old, lpm_image **out, lpm_err *err)
     int rc = lpm_map_build(out, &f, &o, NULL, &e);
     if (rc)
         return lpm_err_set(err, LPM_EFAIL, "the table no longer fits this pipeline: %s; map it again", e.msg);
-    for (unsigned s = 0; s < old->stages; s++) {
-        if ((*out)->stride[s] != old->stride[s] || (*out)->stages != old->stages)
+    *turn = (*out)->stages == old->stages ? best_turn(old, *out) : 0;
+    unsigned N = old->stages;
+    for (unsigned s = 0; s < N; s++) {
+        unsigned sn = (s + N - *turn) % N;
+        if ((*out)->stride[sn] != old->stride[s] || (*out)->stages != old->stages)
             rc = lpm_err_set(err, LPM_EFAIL, "internal error: the rebuild changed stage %u's stride", s);
-        else if ((*out)->used[s] > old->depth[s])
+        else if ((*out)->used[sn] > old->depth[s])
             rc = lpm_err_set(err, LPM_EFAIL,
                              "the table no longer fits this pipeline: stage %u needs %u words, a copy holds %u; "
                              "map it again with more --headroom",
-                             s, (*out)->used[s], old->depth[s]);
+                             s, (*out)->used[sn], old->depth[s]);
         if (rc) {
             lpm_image_free(*out);
             *out = NULL;
@@ -102,9 +130,10 @@ static int remap(const lpm_image *old, lpm_image **out, lpm_err *err)
     return LPM_OK;
 }
 
-/* A word (or DIT entry) of the new image in the old format, its child
- * address moved into copy c. */
-static uint64_t moved(const lpm_image *old, const lpm_image *nw, uint64_t w, int dit, unsigned s, unsigned c)
+/* A word (or DIT entry) of the new image's stage sn in the old format,
+ * turned by r stages, its child address moved into copy c. */
+static uint64_t moved(const lpm_image *old, const lpm_image *nw, uint64_t w, int dit, unsigned sn, unsigned r,
+                      unsigned c)
 {
     lpm_node_word d;
     if (dit)
@@ -112,7 +141,10 @@ static uint64_t moved(const lpm_image *old, const lpm_image *nw, uint64_t w, int
     else
         lpm_word_decode(&nw->fmt, w, &d);
     if (d.child) {
-        unsigned t = dit || d.jump ? d.stage : lpm_upd_next_stage(old, s);
+        unsigned t = (dit || d.jump ? d.stage : lpm_upd_next_stage(old, sn)) + r;
+        t = t >= old->stages ? t - old->stages : t;
+        if (dit || d.jump)
+            d.stage = t;
         d.addr += lpm_copy_base(old, t, c);
     }
     return dit ? lpm_dit_encode(&old->fmt, &d) : lpm_word_encode(&old->fmt, &d);
@@ -120,18 +152,19 @@ static uint64_t moved(const lpm_image *old, const lpm_image *nw, uint64_t w, int
 
 /* Copy c of img becomes nw; the words that change are recorded (in stage
  * order, addresses ascending, the DIT last) when record is set. */
-static int lay(lpm_upd *u, const lpm_image *nw, unsigned c, int record, size_t *per, lpm_err *err)
+static int lay(lpm_upd *u, const lpm_image *nw, unsigned r, unsigned c, int record, size_t *per, lpm_err *err)
 {
     lpm_image *img = u->img;
     for (unsigned s = 0; s <= img->stages; s++) {
         int dit = s == img->stages;
+        unsigned sn = dit ? 0 : (s + img->stages - r) % img->stages;
         uint64_t n = dit ? 1ULL << img->x : img->depth[s];
         uint64_t *dst = dit ? img->dit + lpm_dit_base(img, c) : img->mem[s] + lpm_copy_base(img, s, c);
         uint32_t base = dit ? lpm_dit_base(img, c) : lpm_copy_base(img, s, c);
         per[s] = 0;
         for (uint64_t a = 0; a < n; a++) {
-            uint64_t src = dit ? nw->dit[a] : a < nw->depth[s] ? nw->mem[s][a] : 0;
-            uint64_t v = src ? moved(img, nw, src, dit, s, c) : 0;
+            uint64_t src = dit ? nw->dit[a] : a < nw->depth[sn] ? nw->mem[sn][a] : 0;
+            uint64_t v = src ? moved(img, nw, src, dit, sn, r, c) : 0;
             if (v == dst[a])
                 continue;
             dst[a] = v;
@@ -187,7 +220,8 @@ int lpm_upd_rebuild(lpm_upd *u, int reason, lpm_err *err)
     if (rc)
         return rc;
     lpm_image *img = u->img, *nw;
-    if ((rc = remap(img, &nw, err)))
+    unsigned turn = 0;
+    if ((rc = remap(img, &nw, &turn, err)))
         return rc;
     /* With a shadow copy the new table goes into the inactive one and
      * becomes live with the swap; without, it replaces the live copy
@@ -195,12 +229,13 @@ int lpm_upd_rebuild(lpm_upd *u, int reason, lpm_err *err)
     unsigned c = img->copies > 1 ? 1 - img->active : img->active;
     size_t per[LPM_IMAGE_MAX_STAGES + 1];
     u->nw = u->nb = 0;
-    rc = lay(u, nw, c, img->copies > 1, per, err);
+    rc = lay(u, nw, turn, c, img->copies > 1, per, err);
     if (!rc && img->copies > 1)
         rc = pack_rebuild(u, per, err);
     if (!rc) {
         img->active = c;
-        memcpy(img->used, nw->used, img->stages * sizeof *img->used);
+        for (unsigned s = 0; s < img->stages; s++)
+            img->used[s] = nw->used[(s + img->stages - turn) % img->stages];
         lpm_upd_plen_free(u);
         rc = lpm_upd_plen_build(u, err);
     }
