@@ -20,14 +20,17 @@ JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 # Quiet by default; V=1 shows the full commands.
 Q       := $(if $(V),,@)
 
-# Filled in by module.mk files.
+# Filled in by module.mk files. An optional part (CUDA, DPDK) is chosen here
+# at build time: its module.mk builds either the real file or a *_none.c
+# stand-in that says "not built" (SKIP_SRCS drops the one not wanted).
+SKIP_SRCS :=
 EXTRA_OBJS :=
 EXTRA_LIBS :=
 MODULE_CFLAGS :=
 LINK    := $(CC)
 -include $(wildcard $(addsuffix /module.mk,$(MODULES)))
 
-SRCS     := $(foreach m,$(MODULES),$(wildcard $(m)/*.c))
+SRCS     := $(filter-out $(SKIP_SRCS),$(foreach m,$(MODULES),$(wildcard $(m)/*.c)))
 OBJS     := $(SRCS:%.c=$(BUILD)/%.o)
 MAIN_OBJ := $(BUILD)/cli/main.o
 LIB_OBJS := $(filter-out $(MAIN_OBJ),$(OBJS)) $(EXTRA_OBJS)

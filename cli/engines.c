@@ -1,46 +1,41 @@
-/* The engine registry. Engines are weak references: a folder that is not
- * built leaves its engines out. Add a new engine's symbol here once. */
+/* The engine registry: one line per engine, in the order --help and
+ * `bench` list them. Adding an engine: its file, one line here, its test
+ * and its doc (docs/architecture.md). */
 #include <string.h>
 
-#include "../core/engine.h"
+#include "engines.h"
 
-#define WEAK __attribute__((weak))
-extern const lpm_engine_ops lpm_engine_ref WEAK;
-extern const lpm_engine_ops lpm_engine_unibit WEAK;
-extern const lpm_engine_ops lpm_engine_multibit WEAK;
-extern const lpm_engine_ops lpm_engine_dir24_8 WEAK;
-extern const lpm_engine_ops lpm_engine_tree_bitmap_13 WEAK;
-extern const lpm_engine_ops lpm_engine_tree_bitmap_11 WEAK;
-extern const lpm_engine_ops lpm_engine_hybrid WEAK;
-extern const lpm_engine_ops lpm_engine_gamt WEAK;
-extern const lpm_engine_ops lpm_engine_gale WEAK;
+/* One line per engine, its lpm_engine_ops object. */
+#define ENGINES(X)                 \
+    X(lpm_engine_ref)              \
+    X(lpm_engine_unibit)           \
+    X(lpm_engine_multibit)         \
+    X(lpm_engine_dir24_8)          \
+    X(lpm_engine_tree_bitmap_13)   \
+    X(lpm_engine_tree_bitmap_11)   \
+    X(lpm_engine_hybrid)           \
+    X(lpm_engine_gamt)             \
+    X(lpm_engine_gale)
 
-static const lpm_engine_ops *const all[] = {
-    &lpm_engine_ref, &lpm_engine_unibit, &lpm_engine_multibit,
-    &lpm_engine_dir24_8, &lpm_engine_tree_bitmap_13, &lpm_engine_tree_bitmap_11,
-    &lpm_engine_hybrid, &lpm_engine_gamt, &lpm_engine_gale,
-};
+#define DECLARE(e) extern const lpm_engine_ops e;
+#define ADDRESS(e) &e,
+ENGINES(DECLARE)
+static const lpm_engine_ops *const all[] = { ENGINES(ADDRESS) };
 
 size_t lpm_engine_count(void)
 {
-    size_t n = 0;
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
-        n += all[i] != NULL;
-    return n;
+    return sizeof all / sizeof all[0];
 }
 
 const lpm_engine_ops *lpm_engine_at(size_t k)
 {
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
-        if (all[i] && k-- == 0)
-            return all[i];
-    return NULL;
+    return k < lpm_engine_count() ? all[k] : NULL;
 }
 
 const lpm_engine_ops *lpm_engine_find(const char *name)
 {
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
-        if (all[i] && strcmp(all[i]->name, name) == 0)
+    for (size_t i = 0; i < lpm_engine_count(); i++)
+        if (strcmp(all[i]->name, name) == 0)
             return all[i];
     return NULL;
 }

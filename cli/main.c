@@ -1,24 +1,11 @@
-/* lpmpipe: one binary, subcommands owned by the folders. Each entry point
- * is a weak reference, so a folder that is not built (or not written yet)
- * leaves its subcommand out with a message instead of breaking the link. */
+/* lpmpipe: one binary; every subcommand's driver is a cli/cmd_*.c file
+ * (docs/architecture.md). A command is one line of this table; a NULL
+ * entry is a command not written yet, listed as "(not built)". */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
-
-#define WEAK __attribute__((weak))
-int lpm_cmd_fib(int argc, char **argv) WEAK;
-int lpm_cmd_trace(int argc, char **argv) WEAK;
-int lpm_cmd_lookup(int argc, char **argv) WEAK;
-int lpm_cmd_map(int argc, char **argv) WEAK;
-int lpm_cmd_image(int argc, char **argv) WEAK;
-int lpm_cmd_update(int argc, char **argv) WEAK;
-int lpm_cmd_sim(int argc, char **argv) WEAK;
-int lpm_cmd_rtl(int argc, char **argv) WEAK;
-int lpm_cmd_gpu(int argc, char **argv) WEAK;
-int lpm_cmd_bench(int argc, char **argv) WEAK;
-int lpm_cmd_names(int argc, char **argv) WEAK;
-int lpm_cmd_report(int argc, char **argv) WEAK;
+#include "cmd.h"
 
 static const struct {
     const char *name;
@@ -36,7 +23,7 @@ static const struct {
     { "gpu", lpm_cmd_gpu, "CUDA lookup engines (GAMT, GALE)" },
     { "bench", lpm_cmd_bench, "lookup engines side by side: speed, memory, updates" },
     { "names", lpm_cmd_names, "NDN name tables and name lookup engines" },
-    { "report", lpm_cmd_report, "experiment reports (tables, plots, HTML)" },
+    { "report", NULL, "experiment reports (tables, plots, HTML)" },
 };
 
 static void usage(FILE *fp)

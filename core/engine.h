@@ -1,7 +1,8 @@
 /* The lookup-engine interface. Every engine in the project (reference,
  * tries, CPU engines, CPU builds of the GPU engines, the image interpreter)
  * exposes one of these, so `lpmpipe lookup --engine`, `lpmpipe bench` and
- * the agreement tests treat them alike. The registry is cli/engines.c. */
+ * the agreement tests treat them alike. This is only the interface: the
+ * registry (which engines exist, by name) is cli/engines.h. */
 #ifndef LPM_ENGINE_H
 #define LPM_ENGINE_H
 
@@ -32,10 +33,5 @@ typedef struct lpm_engine_ops {
     size_t (*memory)(const void *state);
     void (*destroy)(void *state);
 } lpm_engine_ops;
-
-/* The registry (cli/engines.c). */
-const lpm_engine_ops *lpm_engine_find(const char *name);
-size_t lpm_engine_count(void);
-const lpm_engine_ops *lpm_engine_at(size_t i);
 
 #endif

@@ -1,5 +1,6 @@
-/* The CUDA side as seen from C: present only when nvcc built the .cu files in gpu/
- * (cmd_gpu.c reaches these through weak references). */
+/* The CUDA side as seen from C: gpu/gpu_cuda.cu when nvcc is there at build
+ * time, gpu/gpu_none.c (every call says "built without CUDA") otherwise;
+ * gpu/module.mk picks one. */
 #ifndef LPM_GPU_API_H
 #define LPM_GPU_API_H
 
@@ -43,6 +44,8 @@ typedef struct lpm_gpu_bench_out {
     double seconds;
 } lpm_gpu_bench_out;
 
+/* 1 when this binary was built with CUDA (gpu_cuda.cu), 0 when not. */
+int lpm_gpu_built(void);
 /* Number of CUDA devices (0 when none or no driver); name of device 0
  * into buf. Returns LPM_OK, or LPM_ENODEV with a message. */
 int lpm_gpu_probe(char *buf, size_t size, lpm_err *err);

@@ -187,6 +187,11 @@ static int gale_apply(void *ctx, const lpm_gale_bubble *b, size_t n, lpm_err *er
 
 /* ---- probe ---------------------------------------------------------------- */
 
+extern "C" int lpm_gpu_built(void)
+{
+    return 1;
+}
+
 extern "C" int lpm_gpu_probe(char *buf, size_t size, lpm_err *err)
 {
     int n = 0;

@@ -1,5 +1,6 @@
-/* The CUDA MATA engine's C face (names/mata_kernel.cu). The symbols are
- * weak: a build without nvcc leaves them out and `names gpu` says so. */
+/* The CUDA MATA engine's C face: names/mata_kernel.cu when nvcc is there at
+ * build time, names/ngpu_none.c otherwise (names/module.mk picks one); a
+ * build without CUDA makes `names gpu` say so. */
 #ifndef LPM_NGPU_H
 #define LPM_NGPU_H
 
@@ -26,13 +27,14 @@ typedef struct lpm_ngpu_result {
 #ifdef __cplusplus
 extern "C" {
 #endif
+/* 1 when this binary was built with CUDA (mata_kernel.cu), 0 when not. */
+int lpm_names_cuda_built(void);
 /* Number of CUDA devices (0 when none or no driver). */
-int lpm_names_cuda_devices(void) __attribute__((weak));
+int lpm_names_cuda_devices(void);
 /* Runs the interweaved names through the kernel and compares every answer
  * with ref[] (the reference's ports). */
 int lpm_names_cuda_bench(const lpm_nm_view *v, const lpm_niw *iw, const uint32_t *ref,
-                         const lpm_ngpu_opts *o, lpm_ngpu_result *res, lpm_err *err)
-    __attribute__((weak));
+                         const lpm_ngpu_opts *o, lpm_ngpu_result *res, lpm_err *err);
 #ifdef __cplusplus
 }
 #endif

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../../cli/engines.h"
 #include "../../core/engine.h"
 #include "../../core/fib.h"
 #include "../../core/ref_lpm.h"

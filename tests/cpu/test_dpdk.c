@@ -69,7 +69,7 @@ END_TEST
 
 int main(void)
 {
-    if (!lpm_peer_build) {
+    if (!lpm_peer_built()) {
         tu_skip("DPDK peer not built (libdpdk not installed; scripts/deps.sh --peers)");
         return 77;
     }

@@ -6,9 +6,6 @@
 #include "gputest.h"
 #include "../../gpu/gpu_api.h"
 
-#pragma weak lpm_gpu_probe
-#pragma weak lpm_gpu_bench
-
 static void run(const lpm_fib *f, int engine, size_t n, size_t batch, unsigned streams, size_t nupd)
 {
     lpm_err err;
@@ -67,7 +64,7 @@ int main(void)
 {
     char dev[256];
     lpm_err err;
-    if (!lpm_gpu_probe) {
+    if (!lpm_gpu_built()) {
         tu_skip("no CUDA device: this build has no CUDA (nvcc was absent)");
         return 77;
     }

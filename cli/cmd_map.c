@@ -2,8 +2,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../cli/cli.h"
-#include "map.h"
+#include "cli.h"
+#include "cmd.h"
+#include "../mapper/map.h"
 
 static const char *cmd = "map";
 

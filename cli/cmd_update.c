@@ -3,11 +3,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "../cli/cli.h"
-#include "image_int.h"
+#include "cli.h"
+#include "cmd.h"
+#include "../mapper/image_int.h"
 #include "../core/trace.h"
-#include "map.h"
-#include "update.h"
+#include "../mapper/map.h"
+#include "../mapper/update.h"
 
 static const char *cmd = "update";
 

@@ -4,14 +4,15 @@
 #include <string.h>
 #include <time.h>
 
-#include "../cli/cli.h"
+#include "cli.h"
+#include "cmd.h"
 #include "../core/ref_lpm.h"
-#include "bubble_file.h"
-#include "sim.h"
-#include "sim_report.h"
-#include "sim_source.h"
-#include "walk_image.h"
-#include "walk_synth.h"
+#include "../sim/bubble_file.h"
+#include "../sim/sim.h"
+#include "../sim/sim_report.h"
+#include "../sim/sim_source.h"
+#include "../sim/walk_image.h"
+#include "../sim/walk_synth.h"
 
 static const char *cmd = "sim";
 

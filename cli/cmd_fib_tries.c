@@ -4,10 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../cli/cli.h"
-#include "engine_tries.h"
-#include "trie_multibit.h"
-#include "trie_unibit.h"
+#include "cli.h"
+#include "cmd.h"
+#include "../core/engine_tries.h"
+#include "../core/trie_multibit.h"
+#include "../core/trie_unibit.h"
 
 static const char *cmd = "fib tries";
 

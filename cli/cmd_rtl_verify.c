@@ -12,11 +12,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../cli/cli.h"
+#include "cli.h"
+#include "cmd.h"
 #include "../sim/bubble_file.h"
-#include "rtl_cmd.h"
-#include "rtl_run.h"
-#include "verify_cmp.h"
+#include "../rtl_gen/rtl_gen.h"
+#include "../rtl_gen/rtl_run.h"
+#include "../rtl_gen/verify_cmp.h"
 
 static const char *cmd = "rtl";
 

@@ -4,9 +4,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../cli/cli.h"
-#include "image_int.h"
-#include "map.h"
+#include "cli.h"
+#include "cmd.h"
+#include "../mapper/image_int.h"
+#include "../mapper/map.h"
 
 static const char *cmd = "image";
 

@@ -2,14 +2,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../cli/addr_stream.h"
-#include "../cli/cli.h"
-#include "engine.h"
-#include "ref_lpm.h"
+#include "addr_stream.h"
+#include "cli.h"
+#include "cmd.h"
+#include "engines.h"
+#include "../core/ref_lpm.h"
 
-/* The mapper answers `lookup --image` (it owns the image interpreter). */
-int lpm_cmd_lookup_image(int argc, char **argv) __attribute__((weak));
-
+/* `lookup --image` is cmd_lookup_image.c's (the mapper's image interpreter). */
 static const char *cmd = "lookup";
 
 static void help(FILE *fp)
@@ -59,10 +58,6 @@ int lpm_cmd_lookup(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--image") || !strncmp(argv[i], "--image=", 8)) {
-            if (!lpm_cmd_lookup_image) {
-                lpm_cli_error(cmd, "--image: the mapper is not built into this binary");
-                return 1;
-            }
             return lpm_cmd_lookup_image(argc, argv);
         }
     enum { O_FIB = LPM_OPT_FIRST_FREE, O_ENGINE, O_TRACE, O_VERIFY };

@@ -5,16 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../cli/cli.h"
+#include "cli.h"
+#include "cmd.h"
+#include "engines.h"
 #include "../core/ref_lpm.h"
 #include "../core/trace.h"
-#include "bench_cpu.h"
-#include "parallel.h"
-#include "peer.h"
-
-int lpm_cmd_bench_cpu(int argc, char **argv);
-
-
+#include "../cpu/bench_cpu.h"
+#include "../cpu/parallel.h"
+#include "../cpu/peer.h"
 
 #define MAXE 16
 
@@ -355,7 +353,7 @@ int lpm_cmd_bench_cpu(int argc, char **argv)
         lpm_cli_error(cmd, "--min-len %u is above --max-len %u", minl, maxl);
         return 2;
     }
-    if (peer && !lpm_peer_build) {
+    if (peer && !lpm_peer_built()) {
         lpm_cli_error(cmd, "--peer dpdk: not built into this binary (libdpdk was not found; "
                            "scripts/deps.sh --peers installs it)");
         return 1;

@@ -3,15 +3,16 @@
 #include <string.h>
 #include <time.h>
 
-#include "../cli/cli.h"
+#include "cli.h"
+#include "cmd.h"
 #include "../core/rng.h"
-#include "interweave.h"
-#include "naa.h"
-#include "nengine.h"
-#include "ngpu.h"
-#include "nref.h"
-#include "ntable.h"
-#include "ntrace.h"
+#include "../names/interweave.h"
+#include "../names/naa.h"
+#include "../names/nengine.h"
+#include "../names/ngpu.h"
+#include "../names/nref.h"
+#include "../names/ntable.h"
+#include "../names/ntrace.h"
 
 #define CMD "names"
 
@@ -750,9 +751,9 @@ static int cmd_gpu(int argc, char **argv)
     }
     if (no_args(argc, argv, "gpu"))
         return LPM_EINPUT;
-    if (!lpm_names_cuda_devices || !lpm_names_cuda_bench || lpm_names_cuda_devices() <= 0) {
+    if (!lpm_names_cuda_built() || lpm_names_cuda_devices() <= 0) {
         fprintf(stderr, "lpmpipe: " CMD ": gpu: no CUDA device present%s\n",
-                lpm_names_cuda_devices ? "" : " (this binary was built without CUDA)");
+                lpm_names_cuda_built() ? "" : " (this binary was built without CUDA)");
         return LPM_ENODEV;
     }
     if (!o.trace) {

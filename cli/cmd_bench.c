@@ -12,18 +12,17 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "../cli/cli.h"
-#include "engine.h"
-#include "engine_tries.h"
-#include "ref_lpm.h"
-#include "trace.h"
+#include "cli.h"
+#include "cmd.h"
+#include "engines.h"
+#include "../core/engine_tries.h"
+#include "../core/ref_lpm.h"
+#include "../core/trace.h"
 
 static const char *cmd = "bench";
 
-/* cpu/ owns the parallel models, the DPDK peer and the update cost
- * (cpu/cmd_bench_cpu.c, docs/cpu-engines.md); weak: absent without cpu/. */
-int lpm_cmd_bench_cpu(int argc, char **argv) __attribute__((weak));
-
+/* `bench cpu` and `bench update-cost` (the parallel models, the DPDK peer
+ * and the update cost) are cmd_bench_cpu.c's; docs/cpu-engines.md. */
 static int wants_cpu(int argc, char **argv)
 {
     if (argc >= 2 && (!strcmp(argv[1], "cpu") || !strcmp(argv[1], "update-cost")))
@@ -439,7 +438,7 @@ static int load_addresses(bench_ctx *c)
 
 int lpm_cmd_bench(int argc, char **argv)
 {
-    if (lpm_cmd_bench_cpu && wants_cpu(argc, argv))
+    if (wants_cpu(argc, argv))
         return lpm_cmd_bench_cpu(argc, argv);
     bench_opts o;
     int rc = parse_args(argc, argv, &o);

@@ -1,12 +1,13 @@
 /* lpmpipe lookup --image: the image interpreter behind the common lookup
- * command (core/cmd_lookup.c hands over when it sees --image). */
+ * command (cmd_lookup.c hands over when it sees --image). */
 #include <stdlib.h>
 #include <string.h>
 
-#include "../cli/addr_stream.h"
-#include "../cli/cli.h"
+#include "addr_stream.h"
+#include "cli.h"
+#include "cmd.h"
 #include "../core/ref_lpm.h"
-#include "image_int.h"
+#include "../mapper/image_int.h"
 
 static const char *cmd = "lookup";
 

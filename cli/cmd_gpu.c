@@ -1,17 +1,15 @@
 /* lpmpipe gpu: `info` (the CUDA device, or that there is none) and `bench`
  * (GAMT or GALE on the GPU: throughput end to end and kernel-only, latency,
- * updates, every answer checked against the reference). The CUDA side is
- * reached through weak references: a build without nvcc says so. */
+ * updates, every answer checked against the reference). A build without
+ * nvcc (gpu/gpu_none.c) says so. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "../cli/cli.h"
+#include "cli.h"
+#include "cmd.h"
 #include "../core/ref_lpm.h"
-#include "gpu_api.h"
-#include "workload.h"
-
-#pragma weak lpm_gpu_probe
-#pragma weak lpm_gpu_bench
+#include "../gpu/gpu_api.h"
+#include "../gpu/workload.h"
 
 static const char *cmd = "gpu";
 
@@ -62,7 +60,7 @@ static int info(int argc, char **argv)
             return LPM_EINPUT;
         }
     }
-    if (!lpm_gpu_probe)
+    if (!lpm_gpu_built())
         return no_cuda();
     char dev[256];
     lpm_err err;
@@ -185,7 +183,7 @@ static int bench(int argc, char **argv)
         return LPM_EINPUT;
     }
     /* No device: say so before the (possibly long) table load. */
-    if (!lpm_gpu_probe || !lpm_gpu_bench)
+    if (!lpm_gpu_built())
         return no_cuda();
     char dev[256];
     lpm_err err;

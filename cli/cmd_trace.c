@@ -2,8 +2,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../cli/cli.h"
-#include "trace.h"
+#include "cli.h"
+#include "cmd.h"
+#include "../core/trace.h"
 
 static const char *cmd = "trace";
 

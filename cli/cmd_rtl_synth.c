@@ -10,9 +10,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../cli/cli.h"
-#include "rtl_cmd.h"
-#include "rtl_run.h"
+#include "cli.h"
+#include "cmd.h"
+#include "../rtl_gen/rtl_gen.h"
+#include "../rtl_gen/rtl_run.h"
 
 static const char *cmd = "rtl";
 

@@ -1,8 +1,10 @@
-/* lpmpipe rtl: generate (this file), verify (verify.c), synth (synth.c). */
+/* lpmpipe rtl: generate (this file), verify (cmd_rtl_verify.c), synth
+ * (cmd_rtl_synth.c). */
 #include <string.h>
 
-#include "../cli/cli.h"
-#include "rtl_cmd.h"
+#include "cli.h"
+#include "cmd.h"
+#include "../rtl_gen/rtl_gen.h"
 
 static const char *cmd = "rtl";
 

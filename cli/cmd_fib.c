@@ -2,9 +2,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../cli/cli.h"
-#include "fib_stats.h"
-#include "synth.h"
+#include "cli.h"
+#include "cmd.h"
+#include "../core/fib_stats.h"
+#include "../core/synth.h"
 
 static void help(FILE *fp)
 {
@@ -256,7 +257,6 @@ static int gen_cmd(int argc, char **argv)
     return rc;
 }
 
-int lpm_fib_tries_report(int argc, char **argv);
 int lpm_cmd_fib(int argc, char **argv)
 {
     if (argc < 2) {
