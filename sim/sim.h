@@ -149,6 +149,8 @@ typedef struct lpm_sim_stats {
     uint64_t bubbles_entered;       /* bubbles that entered the window */
     uint64_t swaps;                 /* swap bubbles that entered (rebuilds made live) */
     uint64_t fence_wait, drain_wait;/* cycles a ready bubble waited for its fence / drain */
+    uint64_t rebuild_cycles;        /* from a rebuild's first bubble entering to its swap, summed */
+    uint64_t rebuild_outputs;       /* lookups output in those cycles */
     /* The rebuild rules as the run kept them (docs/microarchitecture.md,
      * "Rebuilds and the swap"): a rebuild's write into copy c after the
      * swap made c live, or while a lookup walks c. First one described. */

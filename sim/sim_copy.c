@@ -34,6 +34,15 @@ void lpm_sim_bubble_entered(lpm_sim *s, const lpm_sim_bubble *b)
 {
     s->st.bubbles_entered++;
     s->bub_live++;
+    if ((b->flags & (LPM_SIM_B_SHADOW | LPM_SIM_B_SWAP)) && b->first && !s->rb_start) {
+        s->rb_start = s->cycle + 1;
+        s->rb_out = s->st.requests;
+    }
+    if ((b->flags & LPM_SIM_B_SWAP) && s->rb_start) {
+        s->st.rebuild_cycles += s->cycle + 1 - s->rb_start;
+        s->st.rebuild_outputs += s->st.requests - s->rb_out;
+        s->rb_start = 0;
+    }
     if (b->flags & LPM_SIM_B_SWAP) {
         s->active = b->copy & 1;
         s->w.write(s->w.ctx, LPM_SIM_SWAP, s->active, 0);

@@ -71,6 +71,7 @@ struct lpm_sim {
     uint64_t walking[2];        /* lookups between their DIT read and their exit, per copy */
     uint32_t bub_live;          /* bubbles in the window, queue 0, a stage or a hop */
     uint64_t wait_seen;         /* cycle + 1 of the last bubble-wait count */
+    uint64_t rb_start, rb_out;  /* the running rebuild: its start cycle + 1, outputs then */
     /* the cycle log line being built */
     char *ev;
     size_t ev_len, ev_cap;

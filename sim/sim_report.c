@@ -50,9 +50,12 @@ void lpm_sim_report_json(FILE *fp, const lpm_sim_report *r)
             mean(st->visits_sum, st->requests), mean(st->loops_sum, st->requests), st->loops_max, mean(st->rob_sum, wc), st->rob_max);
     fprintf(fp, " \"bubbles\":{\"in_file\":%" PRIu64 ",\"applied\":%" PRIu64 ",\"left\":%" PRIu64
                 ",\"wait_cycles\":%" PRIu64 ",\"swaps\":%" PRIu64 ",\"drain_wait_cycles\":%" PRIu64
-                ",\"fence_wait_cycles\":%" PRIu64 ",\"update_rate\":%g,\"clock_mhz\":%g},\n",
+                ",\"fence_wait_cycles\":%" PRIu64 ",\"rebuild_cycles\":%" PRIu64 ",\"rebuild_lpc\":%.6f"
+                ",\"update_rate\":%g,\"clock_mhz\":%g},\n",
             r->bubbles_in_file, st->bubbles, r->bubbles_in_file - st->bubbles, st->bubble_wait, r->swaps,
-            st->drain_wait, st->fence_wait, r->update_rate, r->clock_mhz);
+            st->drain_wait, st->fence_wait, st->rebuild_cycles,
+            st->rebuild_cycles ? (double)st->rebuild_outputs / (double)st->rebuild_cycles : 0.0, r->update_rate,
+            r->clock_mhz);
     fprintf(fp, " \"updates\":{\"in_file\":%" PRIu64 ",\"applied\":%" PRIu64 ",\"rebuilds_in_file\":%" PRIu64 "},\n",
             r->updates_in_file, r->updates_applied, r->rebuilds_in_file);
     fprintf(fp, " \"check\":{\"against\":\"%s\",\"checked\":%" PRIu64 ",\"mismatches\":%" PRIu64 ",\"reference_checked\":%" PRIu64
@@ -99,6 +102,9 @@ void lpm_sim_report_table(FILE *fp, const lpm_sim_report *r)
                     " rule violations; bubbles waited %" PRIu64 " cycles to drain, %" PRIu64 " for fences\n",
                 "rebuilds", r->swaps, r->swaps_checked, r->swap_crc_mismatches, st->copy_violations, st->drain_wait,
                 st->fence_wait);
+    if (st->rebuild_cycles)
+        fprintf(fp, "%-22s %" PRIu64 " cycles from first bubble to swap, %.4f lookups per cycle meanwhile\n",
+                "rebuild streams", st->rebuild_cycles, (double)st->rebuild_outputs / (double)st->rebuild_cycles);
     if (r->checked)
         fprintf(fp, "%-22s %" PRIu64 " checked against the %s, %" PRIu64 " mismatches\n", "check", r->checked,
                 r->check_against, r->mismatches);
