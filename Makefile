@@ -29,6 +29,8 @@ EXTRA_LIBS :=
 MODULE_CFLAGS :=
 LINK    := $(CC)
 -include $(wildcard $(addsuffix /module.mk,$(MODULES)))
+# Not a module: its sources are harnesses, built by `make fuzz` and the replay test.
+include fuzz/fuzz.mk
 
 SRCS     := $(filter-out $(SKIP_SRCS),$(foreach m,$(MODULES),$(wildcard $(m)/*.c)))
 OBJS     := $(SRCS:%.c=$(BUILD)/%.o)
@@ -91,6 +93,6 @@ bench: deps
 unit: $(TEST_BINS)
 
 clean:
-	rm -rf build build-asan lpmpipe
+	rm -rf build build-asan build-fuzz lpmpipe
 
 -include $(OBJS:.o=.d) $(TEST_COMMON:.o=.d)

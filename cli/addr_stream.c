@@ -1,5 +1,7 @@
 #include "addr_stream.h"
 
+#include "cli.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -11,12 +13,17 @@ static int one(int family, const char *what, const char *src, const char *name,
     lpm_addr a;
     int fam;
     lpm_err err;
+    char at[300]; /* "file:LINE" or, for the command line, "argument N" */
+    if (name)
+        snprintf(at, sizeof at, "%s:%lu", name, line);
+    else
+        snprintf(at, sizeof at, "argument %lu", line);
     if (lpm_addr_parse(src, &fam, &a, &err)) {
-        fprintf(stderr, "%s:%lu: %s\n", name, line, err.msg);
+        lpm_cli_error("lookup", "%s: %s", at, err.msg);
         return 2;
     }
     if (fam != family) {
-        fprintf(stderr, "%s:%lu: IPv%d address looked up in an IPv%d %s\n", name, line, fam, family, what);
+        lpm_cli_error("lookup", "%s: IPv%d address looked up in an IPv%d %s", at, fam, family, what);
         return 2;
     }
     return fn(ctx, &a);
@@ -27,7 +34,7 @@ static int from_stream(int family, const char *what, const char *path, lpm_cli_a
     lpm_input *in;
     lpm_err err;
     if (lpm_input_open(&in, path, &err)) {
-        fprintf(stderr, "%s\n", err.msg);
+        lpm_cli_error("lookup", "%s", err.msg);
         return 2;
     }
     char *line;
@@ -44,7 +51,7 @@ static int from_stream(int family, const char *what, const char *path, lpm_cli_a
         rc = one(family, what, s, lpm_input_name(in), lpm_input_lineno(in), fn, ctx);
     }
     if (rc == 0 && r < 0) {
-        fprintf(stderr, "%s\n", err.msg);
+        lpm_cli_error("lookup", "%s", err.msg);
         rc = 2;
     }
     lpm_input_close(in);
@@ -60,7 +67,7 @@ int lpm_cli_addresses(int family, const char *what, const char *trace,
         return from_stream(family, what, "-", fn, ctx);
     int rc = 0;
     for (int i = first; i < argc && rc == 0; i++)
-        rc = one(family, what, argv[i], "<argv>", (unsigned long)(i - first + 1), fn, ctx);
+        rc = one(family, what, argv[i], NULL, (unsigned long)(i - first + 1), fn, ctx);
     return rc;
 }
 

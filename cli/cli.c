@@ -1,19 +1,71 @@
 #include "cli.h"
 
+#include "../core/input.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* The command line's own state (one process, one command): --quiet, and
+ * whether an error was printed already (so that a "see --help" hint is not
+ * added to a message that said what was wrong). */
+static int quiet, errors_printed;
+
+void lpm_cli_set_quiet(int on)
+{
+    quiet = on;
+}
+
+int lpm_cli_quiet(void)
+{
+    return quiet;
+}
+
+static void vline(const char *cmd, const char *tag, const char *fmt, va_list ap)
+{
+    fprintf(stderr, "lpmpipe: %s: %s", cmd, tag);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
 void lpm_cli_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
-    fprintf(stderr, "lpmpipe: %s: ", cmd);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vline(cmd, "", fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
+    errors_printed++;
+}
+
+void lpm_cli_note(const char *cmd, const char *fmt, ...)
+{
+    if (quiet)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vline(cmd, "note: ", fmt, ap);
+    va_end(ap);
+}
+
+int lpm_cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts, const struct option *lo)
+{
+    opterr = 0;
+    const char *so = shortopts[0] == ':' ? shortopts + 1 : shortopts;
+    int c = getopt_long(argc, argv, so, lo, NULL);
+    if (c != '?')
+        return c;
+    const char *arg = optind - 1 < argc ? argv[optind - 1] : "";
+    if (optopt && optopt < 256 && strchr(so, optopt))
+        lpm_cli_error(cmd, "option '-%c' needs a value (lpmpipe %s --help)", optopt, cmd);
+    else if (optopt && optopt < 256)
+        lpm_cli_error(cmd, "'-%c' is not an option of this command (lpmpipe %s --help lists them)", optopt, cmd);
+    else if (optopt)
+        lpm_cli_error(cmd, "option '%s' needs a value (lpmpipe %s --help)", arg, cmd);
+    else
+        lpm_cli_error(cmd, "'%s' is not an option of this command (lpmpipe %s --help lists them)", arg, cmd);
+    return '?';
 }
 
 int lpm_cli_u64(const char *cmd, const char *opt, const char *arg,
@@ -124,33 +176,38 @@ int lpm_cli_load_fib(const char *cmd, const char *path, const lpm_fib_opts *o, l
     lpm_err err;
     int rc = lpm_fib_load(f, path, o, &err);
     if (rc) {
-        fprintf(stderr, "%s\n", err.msg);
+        lpm_cli_error(cmd, "%s", err.msg);
         return rc;
     }
     if (f->peer[0])
-        fprintf(stderr, "lpmpipe: %s: %s: using peer %s\n", cmd, path, f->peer);
+        lpm_cli_note(cmd, "%s: using peer %s", path, f->peer);
     if (f->duplicates)
-        fprintf(stderr, "lpmpipe: %s: %s: %zu duplicate prefix%s replaced by later lines\n", cmd, path,
-                f->duplicates, f->duplicates == 1 ? "" : "es");
+        lpm_cli_note(cmd, "%s: %zu duplicate prefix%s replaced by later lines", path, f->duplicates,
+                     f->duplicates == 1 ? "" : "es");
     if (f->skipped)
-        fprintf(stderr, "lpmpipe: %s: %s: %zu line%s skipped\n", cmd, path, f->skipped,
+        fprintf(stderr, "lpmpipe: %s: %s: %zu %s%s skipped\n", cmd, path, f->skipped, f->records ? "record" : "line",
                 f->skipped == 1 ? "" : "s");
     return 0;
 }
 
 int lpm_cli_usage_error(const char *cmd)
 {
-    fprintf(stderr, "lpmpipe: %s: see 'lpmpipe %s --help'\n", cmd, cmd);
+    if (!errors_printed)
+        lpm_cli_error(cmd, "bad usage (lpmpipe %s --help)", cmd);
     return 2;
 }
 
-FILE *lpm_cli_open_out(const char *cmd, const char *path)
+FILE *lpm_cli_open_out(const char *cmd, const char *path, int *rc)
 {
-    if (!path || strcmp(path, "-") == 0)
-        return stdout;
-    FILE *fp = fopen(path, "w");
-    if (!fp)
-        lpm_cli_error(cmd, "%s: cannot write: %s", path, strerror(errno));
+    FILE *fp;
+    lpm_err err;
+    int r = lpm_output_open(&fp, path ? path : "-", "w", &err);
+    if (r) {
+        lpm_cli_error(cmd, "%s", err.msg);
+        if (rc)
+            *rc = r;
+        return NULL;
+    }
     return fp;
 }
 
@@ -161,6 +218,31 @@ int lpm_cli_close_out(const char *cmd, FILE *fp, const char *path)
     if (bad) {
         lpm_cli_error(cmd, "%s: write error", path ? path : "<stdout>");
         return 1;
+    }
+    return 0;
+}
+
+int lpm_cli_u64_list(const char *cmd, const char *opt, const char *arg, uint64_t lo, uint64_t hi,
+                     uint64_t *out, size_t max, size_t *n)
+{
+    char buf[512];
+    if (!arg || strlen(arg) >= sizeof buf) {
+        lpm_cli_error(cmd, "%s: the list is too long", opt);
+        return LPM_EINPUT;
+    }
+    strcpy(buf, arg);
+    *n = 0;
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (*n == max) {
+            lpm_cli_error(cmd, "%s: more than %zu values", opt, max);
+            return LPM_EINPUT;
+        }
+        if (lpm_cli_u64(cmd, opt, t, lo, hi, &out[(*n)++]))
+            return LPM_EINPUT;
+    }
+    if (*n == 0 || arg[0] == ',' || arg[strlen(arg) - 1] == ',' || strstr(arg, ",,")) {
+        lpm_cli_error(cmd, "%s: '%s' is not a comma-separated list of numbers", opt, arg);
+        return LPM_EINPUT;
     }
     return 0;
 }

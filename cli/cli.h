@@ -13,8 +13,25 @@
 /* Every "lpmpipe CMD" entry point: returns the exit status. */
 typedef int (*lpm_cmd_fn)(int argc, char **argv);
 
-/* Prints "lpmpipe: CMD: message" to stderr. */
+/* lpmpipe --version [--json] (cli/version.c); argv[0] is "--version". */
+int lpm_cli_version(int argc, char **argv);
+
+/* The one error style (docs/cli.md): "lpmpipe: CMD: message" on stderr,
+ * CMD the subcommand path as typed ("fib stats", "names lookup"). A library
+ * message (lpm_err) is passed as "%s"; it carries file:line itself. */
 void lpm_cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* "lpmpipe: CMD: note: message": what the user may like to know (the peer
+ * chosen, duplicates replaced, a file kept); --quiet silences it. */
+void lpm_cli_note(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* main.c takes --quiet / -q (anywhere before "--") off the command line;
+ * a command with chatter of its own (progress) asks lpm_cli_quiet(). */
+void lpm_cli_set_quiet(int on);
+int lpm_cli_quiet(void);
+
+/* getopt_long with our message for an unknown option or a missing value
+ * ("lpmpipe: CMD: '--x' is not an option of this command ...") instead of
+ * getopt's; returns what getopt_long returns. */
+int lpm_cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts, const struct option *lo);
 
 /* Strict number parsing for option values: whole string, in [lo, hi].
  * On failure prints "lpmpipe: CMD: --opt: 'x' is not ... in lo..hi" and
@@ -23,6 +40,10 @@ int lpm_cli_u64(const char *cmd, const char *opt, const char *arg,
                 uint64_t lo, uint64_t hi, uint64_t *out);
 int lpm_cli_uint(const char *cmd, const char *opt, const char *arg,
                  unsigned lo, unsigned hi, unsigned *out);
+/* A comma-separated list of such numbers ("1024,4096"), at most max of
+ * them, into out[0..*n). */
+int lpm_cli_u64_list(const char *cmd, const char *opt, const char *arg, uint64_t lo, uint64_t hi,
+                     uint64_t *out, size_t max, size_t *n);
 int lpm_cli_double(const char *cmd, const char *opt, const char *arg,
                    double lo, double hi, double *out);
 
@@ -47,6 +68,7 @@ enum {
     { "peer-as", required_argument, 0, LPM_OPT_PEER_AS },              \
     { "default-nh", required_argument, 0, LPM_OPT_DEFAULT_NH }
 #define LPM_CLI_FIB_HELP                                                                  \
+    "FIB options (how the table is read; usage lines say [FIB options]):\n"              \
     "  --format F          auto (default), plain, pfx2as, bgpdump, mrt\n"                 \
     "  --family 4|6        keep only this family (others are counted as skipped)\n"       \
     "  --mask-host-bits    clear host bits instead of refusing the line\n"                \
@@ -64,12 +86,13 @@ int lpm_cli_fib_option(const char *cmd, int c, const char *arg, lpm_fib_opts *o)
  * replaced, lines skipped, peer chosen). Returns the exit status. */
 int lpm_cli_load_fib(const char *cmd, const char *path, const lpm_fib_opts *o, lpm_fib *f);
 
-/* Prints "lpmpipe: CMD: unexpected argument" style errors for getopt's '?'
- * and returns LPM_EINPUT. */
+/* Returns LPM_EINPUT after bad usage; prints a pointer to --help only
+ * when no message said what was wrong. */
 int lpm_cli_usage_error(const char *cmd);
 
-/* Opens an output path ("-" = stdout). Prints and returns NULL on failure. */
-FILE *lpm_cli_open_out(const char *cmd, const char *path);
+/* Opens an output path ("-" = stdout). Prints and returns NULL on failure,
+ * with *rc (may be NULL) set: 2 for a directory, 1 for a write failure. */
+FILE *lpm_cli_open_out(const char *cmd, const char *path, int *rc);
 int lpm_cli_close_out(const char *cmd, FILE *fp, const char *path);
 
 #endif

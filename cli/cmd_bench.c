@@ -80,6 +80,9 @@ static void help(FILE *fp)
     fprintf(fp,
             "usage: lpmpipe bench --fib F [--engines LIST|all] [--trace FILE | --kind KIND\n"
             "                     --count N --seed S] [--repeat R] [--strides S] [--json]\n"
+            "                     [FIB options]\n"
+            "       lpmpipe bench cpu|update-cost ... [--threads T] [--model M] [--peer dpdk]\n"
+            "                     (lpmpipe bench cpu --help)\n"
             "\n"
             "Times lookup engines on one table and one trace: build time, structure\n"
             "memory, lookups/s (median of R runs over the whole trace, batch path when\n"
@@ -346,7 +349,7 @@ static int parse_args(int argc, char **argv, bench_opts *o)
     o->repeat = 5;
     int c, gen_opt = 0;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+    while ((c = lpm_cli_getopt(cmd, argc, argv, "h", lo)) != -1) {
         int r = lpm_cli_fib_option(cmd, c, optarg, &o->fo);
         if (r < 0)
             return 2;
@@ -404,7 +407,7 @@ static int load_addresses(bench_ctx *c)
     if (c->o->trace_path) {
         int family;
         if (lpm_trace_load(c->o->trace_path, &c->addr, &c->n, &family, &err)) {
-            fprintf(stderr, "%s\n", err.msg);
+            lpm_cli_error(cmd, "%s", err.msg);
             return 2;
         }
         if (c->n == 0) {

@@ -83,8 +83,9 @@ static void help_cpu(FILE *fp)
     fprintf(fp,
             "usage: lpmpipe bench cpu --fib F [--engines LIST] [--kind K | --trace FILE]\n"
             "                         [--count N] [--seed S] [--threads T] [--model rtc|pipeline]\n"
-            "                         [--repeat R] [--peer dpdk] [--json]\n"
+            "                         [--repeat R]%s [--json] [FIB options]\n"
             "       lpmpipe bench update-cost --fib F [--engines LIST] [--min-len L] [--max-len L] [--json]\n"
+            "                                 [FIB options]\n"
             "\n"
             "cpu: lookups/s (median of R rounds; each round runs every engine and peer\n"
             "once, so ratios compare one run) and memory of each engine; every answer of\n"
@@ -104,10 +105,12 @@ static void help_cpu(FILE *fp)
             "                     pipeline: stages (default one per trie level)\n"
             "  --model M          rtc (run-to-complete, default) or pipeline (tree-bitmap only)\n"
             "  --repeat R         rounds (default 5)\n"
-            "  --peer dpdk        also DPDK's rte_lpm/rte_lpm6 and rte_fib/rte_fib6 (one thread)\n"
+            "%s"
             "  --min-len, --max-len  update-cost prefix lengths (default 8 and 16)\n"
             "  --json             one JSON object per line instead of the table\n"
-            LPM_CLI_FIB_HELP);
+            LPM_CLI_FIB_HELP,
+            lpm_peer_built() ? " [--peer dpdk]" : "",
+            lpm_peer_built() ? "  --peer dpdk        also DPDK's rte_lpm/rte_lpm6 and rte_fib/rte_fib6 (one thread)\n" : "");
 }
 
 static const char *default_engines(int family)
@@ -246,10 +249,12 @@ static int report(item *it, size_t ni, size_t base, const lpm_fib *fib, const ch
 
 int lpm_cmd_bench_cpu(int argc, char **argv)
 {
-    const char *cmd = "bench";
+    const char *cmd = "bench cpu";
     int costs = 0;
     if (argc >= 2 && (!strcmp(argv[1], "cpu") || !strcmp(argv[1], "update-cost"))) {
         costs = !strcmp(argv[1], "update-cost");
+        if (costs)
+            cmd = "bench update-cost";
         argc--;
         argv++;
     }
@@ -273,7 +278,7 @@ int lpm_cmd_bench_cpu(int argc, char **argv)
     uint64_t count = 1000000, seed = 1;
     unsigned threads = 0, repeat = 5, minl = 8, maxl = 16;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+    while ((c = lpm_cli_getopt(cmd, argc, argv, "h", lo)) != -1) {
         int r = lpm_cli_fib_option(cmd, c, optarg, &fo);
         if (r < 0)
             return 2;

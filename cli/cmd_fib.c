@@ -111,19 +111,6 @@ static void print_stats(const char *path, const lpm_fib *f, const lpm_fib_stats 
                    100.0 * (double)s->lengths[l] / (double)s->prefixes);
 }
 
-/* getopt's '?': our own "lpmpipe: CMD: ..." line instead of getopt's. */
-/* getopt's '?' and ':' (optstrings start with ':'): our own
- * "lpmpipe: CMD: ..." line instead of getopt's. */
-static int bad_option(const char *cmd, int c, char **argv)
-{
-    const char *what = c == ':' ? "needs a value" : "is not an option of this command";
-    if (optopt && optopt < 256)
-        lpm_cli_error(cmd, "'-%c' %s", optopt, what);
-    else
-        lpm_cli_error(cmd, "'%s' %s", argv[optind - 1], what);
-    return lpm_cli_usage_error(cmd);
-}
-
 enum { O_FIB = LPM_OPT_FIRST_FREE, O_JSON, O_COUNT, O_SEED, O_NH, O_GFAMILY };
 
 /* stats and convert: a table in, figures or the plain format out. */
@@ -142,7 +129,7 @@ static int read_cmd(int argc, char **argv, int convert)
     lpm_fib_opts_default(&fo);
     const char *path = NULL, *out = "-";
     int json = 0, c;
-    while ((c = getopt_long(argc, argv, convert ? ":ho:" : ":h", lo, NULL)) != -1) {
+    while ((c = lpm_cli_getopt(cmd, argc, argv, convert ? ":ho:" : ":h", lo)) != -1) {
         int r = lpm_cli_fib_option(cmd, c, optarg, &fo);
         if (r < 0)
             return 2;
@@ -161,7 +148,7 @@ static int read_cmd(int argc, char **argv, int convert)
             out = optarg;
             break;
         case 'h': convert ? help_convert(stdout) : help_stats(stdout); return 0;
-        default: return bad_option(cmd, c, argv);
+        default: return lpm_cli_usage_error(cmd);
         }
     }
     if (optind < argc) {
@@ -210,7 +197,7 @@ static int gen_cmd(int argc, char **argv)
     uint64_t count = 0, seed = 1;
     int have_count = 0, c;
     const char *out = "-";
-    while ((c = getopt_long(argc, argv, ":ho:", lo, NULL)) != -1) {
+    while ((c = lpm_cli_getopt(cmd, argc, argv, ":ho:", lo)) != -1) {
         switch (c) {
         case O_GFAMILY:
             if (strcmp(optarg, "4") && strcmp(optarg, "6")) {
@@ -234,7 +221,7 @@ static int gen_cmd(int argc, char **argv)
             break;
         case 'o': out = optarg; break;
         case 'h': help_gen(stdout); return 0;
-        default: return bad_option(cmd, c, argv);
+        default: return lpm_cli_usage_error(cmd);
         }
     }
     if (optind < argc) {

@@ -16,7 +16,7 @@ static void help(FILE *fp)
 {
     fprintf(fp,
             "usage: lpmpipe fib tries --fib F [--strides S | --levels K --algo fixed|optimal|gamt\n"
-            "                         [--txn T]] [--json]\n"
+            "                         [--txn T]] [--json] [FIB options]\n"
             "\n"
             "Per-level report of the table's unibit trie (nodes per depth, and those with\n"
             "children, which a multibit level starting there would hold) and of the\n"
@@ -132,7 +132,7 @@ int lpm_fib_tries_report(int argc, char **argv)
     int json = 0, c;
     opterr = 0;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+    while ((c = lpm_cli_getopt(cmd, argc, argv, "h", lo)) != -1) {
         int r = lpm_cli_fib_option(cmd, c, optarg, &fo);
         if (r < 0)
             return 2;

@@ -9,6 +9,7 @@
 #include "../mapper/image_int.h"
 #include "../mapper/map.h"
 
+/* "image", then "image dump|hex|check" (messages name the action). */
 static const char *cmd = "image";
 
 static void help(FILE *fp)
@@ -189,11 +190,12 @@ int lpm_cmd_image(int argc, char **argv)
         lpm_cli_error(cmd, "unknown action '%s' (dump, hex, check)", sub);
         return 2;
     }
+    cmd = !strcmp(sub, "dump") ? "image dump" : !strcmp(sub, "hex") ? "image hex" : "image check";
     int words = 0, json = 0, c;
     long only = -1;
     const char *dir = NULL;
     optind = 1;
-    while ((c = getopt_long(argc - 1, argv + 1, "ho:", lo, NULL)) != -1) {
+    while ((c = lpm_cli_getopt(cmd, argc - 1, argv + 1, "ho:", lo)) != -1) {
         switch (c) {
         case O_WORDS: words = 1; break;
         case O_STAGE: {

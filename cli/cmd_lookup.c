@@ -14,8 +14,10 @@ static const char *cmd = "lookup";
 static void help(FILE *fp)
 {
     fprintf(fp,
-            "usage: lpmpipe lookup --fib F [--engine E] [--verify] [ADDR... | -]\n"
-            "       lpmpipe lookup --image IMG [ADDR... | -]   (pipeline image interpreter)\n"
+            "usage: lpmpipe lookup --fib F [--engine E] [--verify] [--trace FILE | ADDR... | -]\n"
+            "                      [FIB options]\n"
+            "       lpmpipe lookup --image IMG ...   (the pipeline image interpreter: lookup --image\n"
+            "                                        IMG --help)\n"
             "\n"
             "Looks addresses up and prints one 'addr nexthop' line each ('-' = no match).\n"
             "Addresses come from the command line, or one per line from standard input\n"
@@ -74,7 +76,7 @@ int lpm_cmd_lookup(int argc, char **argv)
     lpm_fib_opts_default(&fo);
     const char *fib_path = NULL, *engine = "ref", *trace = NULL;
     int verify = 0, c;
-    while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+    while ((c = lpm_cli_getopt(cmd, argc, argv, "h", lo)) != -1) {
         int r = lpm_cli_fib_option(cmd, c, optarg, &fo);
         if (r < 0)
             return 2;

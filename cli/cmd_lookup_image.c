@@ -87,7 +87,7 @@ int lpm_cmd_lookup_image(int argc, char **argv)
     const char *image = NULL, *fib_path = NULL, *trace = NULL;
     int verify = 0, stats = 0, c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+    while ((c = lpm_cli_getopt(cmd, argc, argv, "h", lo)) != -1) {
         int r = lpm_cli_fib_option(cmd, c, optarg, &fo);
         if (r < 0)
             return 2;

@@ -12,7 +12,8 @@ static void help(FILE *fp)
 {
     fprintf(fp,
             "usage: lpmpipe map --fib F [--arch ring|linear] [--mapping M] [--stages N]\n"
-            "                   [--initial-stride X] [--stride K] -o IMG [--json]\n"
+            "                   [--initial-stride X] [--stride K] [--headroom PCT] [--split H]\n"
+            "                   [--nh-bits B] -o IMG [--json] [--report FILE] [FIB options]\n"
             "\n"
             "Maps the table's trie onto pipeline stages and writes a pipeline image\n"
             "(docs/image-format.md). Prints the mapping report: an aligned table, or\n"
@@ -66,7 +67,7 @@ int lpm_cmd_map(int argc, char **argv)
     const char *fib_path = NULL, *arch = "ring", *mapping = NULL, *outp = NULL, *report = NULL;
     int json = 0, stages_set = 0, c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "ho:", lo, NULL)) != -1) {
+    while ((c = lpm_cli_getopt(cmd, argc, argv, "ho:", lo)) != -1) {
         int r = lpm_cli_fib_option(cmd, c, optarg, &fo);
         if (r < 0)
             return 2;
@@ -145,10 +146,8 @@ int lpm_cmd_map(int argc, char **argv)
     if ((rc = lpm_image_save(img, outp, &err)))
         lpm_cli_error(cmd, "%s", err.msg);
     if (!rc && report) {
-        FILE *fp = lpm_cli_open_out(cmd, report);
-        if (!fp)
-            rc = 1;
-        else {
+        FILE *fp = lpm_cli_open_out(cmd, report, &rc);
+        if (fp) {
             lpm_map_report_json(&rep, fp);
             rc = lpm_cli_close_out(cmd, fp, report);
         }

@@ -14,7 +14,9 @@
 #include "../names/ntable.h"
 #include "../names/ntrace.h"
 
-#define CMD "names"
+/* "names", then "names SUB" once the subcommand is known (messages name it). */
+static const char *CMD = "names";
+static char cmd_buf[32];
 
 enum {
     O_TABLE = LPM_OPT_FIRST_FREE, O_DOMAINS, O_PORTS, O_LIMIT, O_NOAGG, O_SKIP, O_JSON, O_STRUCT,
@@ -31,7 +33,7 @@ static double now(void)
 
 static int fail(int rc, const lpm_err *e)
 {
-    fprintf(stderr, "lpmpipe: " CMD ": %s\n", e->msg);
+    lpm_cli_error(CMD, "%s", e->msg);
     return rc;
 }
 
@@ -74,7 +76,8 @@ static int no_args(int argc, char **argv, const char *sub)
 {
     if (optind >= argc)
         return 0;
-    lpm_cli_error(CMD, "%s: unexpected argument '%s'", sub, argv[optind]);
+    (void)sub;
+    lpm_cli_error(CMD, "unexpected argument '%s'", argv[optind]);
     return LPM_EINPUT;
 }
 
@@ -90,7 +93,7 @@ static int load_table(const char *path, int skip_bad, lpm_ntable *t)
     if (rc)
         return fail(rc, &e);
     if (skipped)
-        fprintf(stderr, "lpmpipe: " CMD ": %s: skipped %zu bad lines\n", path, skipped);
+        fprintf(stderr, "lpmpipe: %s: %s: %zu bad line%s skipped\n", CMD, path, skipped, skipped == 1 ? "" : "s");
     return 0;
 }
 
@@ -106,7 +109,7 @@ static int cmd_build(int argc, char **argv)
     const char *dom = NULL, *outp = "-";
     int c;
     uint64_t v;
-    while ((c = getopt_long(argc, argv, "o:h", lo, NULL)) != -1) {
+    while ((c = lpm_cli_getopt(CMD, argc, argv, "o:h", lo)) != -1) {
         switch (c) {
         case O_DOMAINS: dom = optarg; break;
         case O_PORTS:
@@ -134,7 +137,7 @@ static int cmd_build(int argc, char **argv)
         }
     }
     if (optind < argc || !dom) {
-        lpm_cli_error(CMD, dom ? "build: unexpected argument '%s'" : "build: --domains is required",
+        lpm_cli_error(CMD, dom ? "unexpected argument '%s'" : "--domains is required",
                       optind < argc ? argv[optind] : "");
         return LPM_EINPUT;
     }
@@ -144,15 +147,18 @@ static int cmd_build(int argc, char **argv)
     int rc = lpm_ntable_from_domains(&t, dom, &o, &st, &e);
     if (rc)
         return fail(rc, &e);
-    FILE *fp = lpm_cli_open_out(CMD, outp);
+    int orc = LPM_EFAIL;
+    FILE *fp = lpm_cli_open_out(CMD, outp, &orc);
     if (!fp) {
         lpm_ntable_free(&t);
-        return LPM_EFAIL;
+        return orc;
     }
     rc = lpm_ntable_write(&t, fp);
     rc = lpm_cli_close_out(CMD, fp, outp) || rc ? LPM_EFAIL : 0;
-    fprintf(stderr, "lpmpipe: " CMD ": %zu lines, %zu skipped, %zu duplicates, %zu aggregated away, %zu names\n",
-            st.lines, st.skipped, st.duplicates, st.aggregated, st.names);
+    if (st.skipped)
+        fprintf(stderr, "lpmpipe: %s: %s: %zu bad line%s skipped\n", CMD, dom, st.skipped, st.skipped == 1 ? "" : "s");
+    lpm_cli_note(CMD, "%zu lines, %zu duplicates, %zu aggregated away, %zu names", st.lines, st.duplicates,
+                 st.aggregated, st.names);
     lpm_ntable_free(&t);
     return rc;
 }
@@ -170,7 +176,7 @@ static int cmd_stats(int argc, char **argv)
     lpm_naa_opts ao, mo;
     lpm_naa_default_opts(&ao, 0);
     lpm_naa_default_opts(&mo, 1);
-    while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+    while ((c = lpm_cli_getopt(CMD, argc, argv, "h", lo)) != -1) {
         switch (c) {
         case O_TABLE: tp = optarg; break;
         case O_JSON: json = 1; break;
@@ -303,7 +309,7 @@ static int cmd_trace(int argc, char **argv)
     const char *tp = NULL, *outp = "-";
     int c, skip = 0;
     uint64_t v;
-    while ((c = getopt_long(argc, argv, "o:h", lo, NULL)) != -1) {
+    while ((c = lpm_cli_getopt(CMD, argc, argv, "o:h", lo)) != -1) {
         switch (c) {
         case O_TABLE: tp = optarg; break;
         case O_KIND:
@@ -349,10 +355,11 @@ static int cmd_trace(int argc, char **argv)
     int rc = load_table(tp, skip, &t);
     if (rc)
         return rc;
-    FILE *fp = lpm_cli_open_out(CMD, outp);
+    int orc = LPM_EFAIL;
+    FILE *fp = lpm_cli_open_out(CMD, outp, &orc);
     if (!fp) {
         lpm_ntable_free(&t);
-        return LPM_EFAIL;
+        return orc;
     }
     lpm_err e;
     rc = lpm_ntrace_gen(&t, &o, fp, &e);
@@ -372,6 +379,8 @@ typedef struct {
     uint64_t updates, seed;
     unsigned repeat;
     lpm_ngpu_opts g;
+    uint64_t gbatch[32], gstreams[32]; /* gpu bench: every pair is one run */
+    size_t ngbatch, ngstreams;
 } eopts;
 
 static int engine_opt(int c, const char *arg, eopts *o)
@@ -407,8 +416,10 @@ static int engine_opt(int c, const char *arg, eopts *o)
     case O_UPDATES: return lpm_cli_u64(CMD, "--updates", arg, 0, 1ULL << 26, &o->updates) ? -1 : 1;
     case O_SEED: return lpm_cli_u64(CMD, "--seed", arg, 0, UINT64_MAX, &o->seed) ? -1 : 1;
     case O_REPEAT: return lpm_cli_uint(CMD, "--repeat", arg, 1, 100, &o->repeat) ? -1 : 1;
-    case O_BATCH: return lpm_cli_uint(CMD, "--batch", arg, 32, 1u << 26, &o->g.batch) ? -1 : 1;
-    case O_STREAMS: return lpm_cli_uint(CMD, "--streams", arg, 1, 512, &o->g.streams) ? -1 : 1;
+    case O_BATCH:
+        return lpm_cli_u64_list(CMD, "--batch", arg, 32, 1u << 26, o->gbatch, 32, &o->ngbatch) ? -1 : 1;
+    case O_STREAMS:
+        return lpm_cli_u64_list(CMD, "--streams", arg, 1, 512, o->gstreams, 32, &o->ngstreams) ? -1 : 1;
     case O_THREADS: return lpm_cli_uint(CMD, "--threads", arg, 32, 1024, &o->g.threads) ? -1 : 1;
     }
     return 0;
@@ -439,6 +450,9 @@ static void eopts_init(eopts *o)
     o->seed = 1;
     o->repeat = 3;
     o->g = (lpm_ngpu_opts){ 1u << 20, 8, 256, 3 };
+    o->gbatch[0] = 1u << 20;
+    o->gstreams[0] = 8;
+    o->ngbatch = o->ngstreams = 1;
 }
 
 static int build_engine(lpm_nengine *en, const char *name, const lpm_ntable *t, const eopts *o)
@@ -486,7 +500,7 @@ static int load_names(const eopts *o, int argc, char **argv, lpm_ntable *list)
         }
     }
     if (skipped)
-        fprintf(stderr, "lpmpipe: " CMD ": skipped %zu bad names\n", skipped);
+        fprintf(stderr, "lpmpipe: %s: %zu bad name%s skipped\n", CMD, skipped, skipped == 1 ? "" : "s");
     return 0;
 }
 
@@ -497,7 +511,7 @@ static int cmd_lookup(int argc, char **argv)
     eopts o;
     eopts_init(&o);
     int c, r;
-    while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+    while ((c = lpm_cli_getopt(CMD, argc, argv, "h", lo)) != -1) {
         if (c == 'h') {
             printf("usage: lpmpipe names lookup --table TABLE [--engine ref|trie|ata|mata] [--verify]\n"
                    "       [--trace FILE] [NAME... | -]\n"
@@ -535,12 +549,12 @@ static int cmd_lookup(int argc, char **argv)
         if (o.verify) {
             uint32_t q = lpm_nengine_lookup(&ref, s, list.e[i].len);
             if (q != p && bad++ < 10)
-                fprintf(stderr, "lpmpipe: " CMD ": mismatch: /%s: %s gives %d, reference %d\n", s,
+                fprintf(stderr, "lpmpipe: %s: mismatch: /%s: %s gives %d, reference %d\n", CMD, s,
                         o.engines, p == LPM_NM_NONE ? -1 : (int)p, q == LPM_NM_NONE ? -1 : (int)q);
         }
     }
     if (o.verify) {
-        fprintf(stderr, "lpmpipe: " CMD ": %zu lookups, %zu mismatches\n", list.n, bad);
+        lpm_cli_error(CMD, "%zu lookups, %zu mismatches", list.n, bad);
         lpm_nengine_free(&ref);
         rc = bad ? LPM_EFAIL : 0;
     }
@@ -583,7 +597,7 @@ static int cmd_bench(int argc, char **argv)
     eopts_init(&o);
     strcpy(o.engines, "ref,trie,ata,mata");
     int c, r;
-    while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+    while ((c = lpm_cli_getopt(CMD, argc, argv, "h", lo)) != -1) {
         if (c == 'h') {
             printf("usage: lpmpipe names bench --table TABLE --trace FILE [--engine E1,E2,...]\n"
                    "       [--updates N] [--seed S] [--repeat R]\n"
@@ -598,7 +612,7 @@ static int cmd_bench(int argc, char **argv)
             return r < 0 ? LPM_EINPUT : lpm_cli_usage_error(CMD);
     }
     if (!o.trace) {
-        lpm_cli_error(CMD, "bench: --trace is required");
+        lpm_cli_error(CMD, "--trace is required");
         return LPM_EINPUT;
     }
     lpm_ntable t, list;
@@ -694,7 +708,7 @@ static int cmd_bench(int argc, char **argv)
             urc = lpm_nengine_insert(&en, lpm_ntable_name(&t, upd[i]), t.e[upd[i]].len, t.e[upd[i]].port, &e);
         ti = now() - t0;
         if (urc)
-            fprintf(stderr, "lpmpipe: " CMD ": %s: %s\n", eng, e.msg);
+            lpm_cli_error(CMD, "%s: %s", eng, e.msg);
         if (nu)
             bad2 = count_mismatches(&en, &list, want);
         printf("{\"engine\":\"%s\",\"stride\":%u,\"names\":%zu,\"build_s\":%.3f,\"bytes\":%llu,"
@@ -724,6 +738,81 @@ out:
 }
 
 /* ---- names gpu bench ---- */
+/* One JSON line per (batch, streams) pair, all on one MATA build. */
+static int gpu_run_points(const eopts *o, const lpm_ntable *list, const lpm_nm_view *v, const lpm_niw *iw,
+                          const uint32_t *want)
+{
+    int rc = 0;
+    for (size_t i = 0; i < o->ngbatch && !rc; i++)
+        for (size_t j = 0; j < o->ngstreams && !rc; j++) {
+            lpm_ngpu_opts g = o->g;
+            g.batch = (uint32_t)o->gbatch[i];
+            g.streams = (uint32_t)o->gstreams[j];
+            g.repeat = o->repeat;
+            lpm_ngpu_result res;
+            lpm_err e;
+            if ((rc = lpm_names_cuda_bench(v, iw, want, &g, &res, &e)))
+                return fail(rc, &e);
+            printf("{\"engine\":\"mata-gpu\",\"names\":%zu,\"batch\":%u,\"streams\":%u,\"threads\":%u,"
+                   "\"kernel_searches_per_s\":%.0f,\"e2e_searches_per_s\":%.0f,\"batch_latency_us\":%.1f,"
+                   "\"batch_latency_p99_us\":%.1f,\"batch_latency_max_us\":%.1f,\"batches\":%llu,"
+                   "\"mismatches\":%llu}\n",
+                   list->n, g.batch, g.streams, g.threads, res.kernel_sps, res.e2e_sps, res.latency_us,
+                   res.latency_p99_us, res.latency_max_us, (unsigned long long)res.batches,
+                   (unsigned long long)res.mismatches);
+            fflush(stdout);
+            if (res.mismatches)
+                rc = LPM_EFAIL;
+        }
+    return rc;
+}
+
+static int gpu_points(const eopts *o, int argc, char **argv)
+{
+    lpm_ntable t, list;
+    int rc = load_table(o->table, o->skip, &t);
+    if (rc)
+        return rc;
+    if ((rc = load_names(o, argc, argv, &list))) {
+        lpm_ntable_free(&t);
+        return rc;
+    }
+    lpm_nengine en, ref;
+    int have_en = 0, have_ref = 0;
+    lpm_niw iw;
+    memset(&iw, 0, sizeof iw);
+    lpm_err e;
+    uint32_t *want = malloc((list.n + 1) * sizeof *want);
+    if (!want) {
+        lpm_cli_error(CMD, "out of memory");
+        rc = LPM_EFAIL;
+    }
+    if (!rc && !(rc = build_engine(&en, "mata", &t, o)))
+        have_en = 1;
+    if (!rc && !(rc = build_engine(&ref, "ref", &t, o)))
+        have_ref = 1;
+    if (!rc) {
+        for (size_t i = 0; i < list.n; i++)
+            want[i] = lpm_nengine_lookup(&ref, lpm_ntable_name(&list, i), list.e[i].len);
+        if ((rc = lpm_niw_build(&iw, &list, &e))) {
+            rc = fail(rc, &e);
+        } else {
+            lpm_nm_view v;
+            lpm_naa_view(&en.aa, &v);
+            rc = gpu_run_points(o, &list, &v, &iw, want);
+        }
+    }
+    if (have_en)
+        lpm_nengine_free(&en);
+    if (have_ref)
+        lpm_nengine_free(&ref);
+    lpm_niw_free(&iw);
+    lpm_ntable_free(&t);
+    lpm_ntable_free(&list);
+    free(want);
+    return rc;
+}
+
 static int cmd_gpu(int argc, char **argv)
 {
     static const struct option lo[] = { ENGINE_LONGOPTS,
@@ -738,12 +827,13 @@ static int cmd_gpu(int argc, char **argv)
     if (argc < 2 || strcmp(argv[1], "bench")) {
         if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")))
             goto help;
-        lpm_cli_error(CMD, "gpu: expected 'bench' (lpmpipe names gpu --help)");
+        lpm_cli_error(CMD, "expected 'bench' (lpmpipe names gpu --help)");
         return LPM_EINPUT;
     }
     argc--;
     argv++;
-    while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+    CMD = "names gpu bench";
+    while ((c = lpm_cli_getopt(CMD, argc, argv, "h", lo)) != -1) {
         if (c == 'h')
             goto help;
         if ((r = engine_opt(c, optarg, &o)) <= 0)
@@ -752,59 +842,23 @@ static int cmd_gpu(int argc, char **argv)
     if (no_args(argc, argv, "gpu"))
         return LPM_EINPUT;
     if (!lpm_names_cuda_built() || lpm_names_cuda_devices() <= 0) {
-        fprintf(stderr, "lpmpipe: " CMD ": gpu: no CUDA device present%s\n",
+        fprintf(stderr, "lpmpipe: %s: no CUDA device present%s\n", CMD,
                 lpm_names_cuda_built() ? "" : " (this binary was built without CUDA)");
         return LPM_ENODEV;
     }
     if (!o.trace) {
-        lpm_cli_error(CMD, "gpu bench: --trace is required");
+        lpm_cli_error(CMD, "--trace is required");
         return LPM_EINPUT;
     }
-    {
-        o.g.repeat = o.repeat;
-        lpm_ntable t, list;
-        int rc = load_table(o.table, o.skip, &t);
-        if (rc)
-            return rc;
-        if ((rc = load_names(&o, argc, argv, &list))) {
-            lpm_ntable_free(&t);
-            return rc;
-        }
-        lpm_nengine en, ref;
-        lpm_niw iw;
-        lpm_err e;
-        uint32_t *want = malloc((list.n + 1) * sizeof *want);
-        if (!want || build_engine(&en, "mata", &t, &o) || build_engine(&ref, "ref", &t, &o))
-            return LPM_EFAIL;
-        for (size_t i = 0; i < list.n; i++)
-            want[i] = lpm_nengine_lookup(&ref, lpm_ntable_name(&list, i), list.e[i].len);
-        if ((rc = lpm_niw_build(&iw, &list, &e)))
-            return fail(rc, &e);
-        lpm_nm_view v;
-        lpm_naa_view(&en.aa, &v);
-        lpm_ngpu_result res;
-        rc = lpm_names_cuda_bench(&v, &iw, want, &o.g, &res, &e);
-        if (rc)
-            return fail(rc, &e);
-        printf("{\"engine\":\"mata-gpu\",\"names\":%zu,\"batch\":%u,\"streams\":%u,\"threads\":%u,"
-               "\"kernel_searches_per_s\":%.0f,\"e2e_searches_per_s\":%.0f,\"batch_latency_us\":%.1f,"
-               "\"mismatches\":%llu}\n",
-               list.n, o.g.batch, o.g.streams, o.g.threads, res.kernel_sps, res.e2e_sps, res.latency_us,
-               (unsigned long long)res.mismatches);
-        lpm_niw_free(&iw);
-        lpm_nengine_free(&en);
-        lpm_nengine_free(&ref);
-        lpm_ntable_free(&t);
-        lpm_ntable_free(&list);
-        free(want);
-        return res.mismatches ? LPM_EFAIL : 0;
-    }
+    return gpu_points(&o, argc, argv);
 help:
-    printf("usage: lpmpipe names gpu bench --table TABLE --trace FILE [--batch N] [--streams S]\n"
-           "       [--threads T] [--repeat R]\n"
-           "Runs the CUDA MATA kernel over interweaved names (batch split over S streams) and\n"
-           "prints kernel-only and end-to-end searches/s and the batch latency; every answer\n"
-           "is checked against the reference. Exit 3 when no CUDA device is present.\n" ENGINE_HELP);
+    printf("usage: lpmpipe names gpu bench --table TABLE --trace FILE [--batch N[,N...]]\n"
+           "       [--streams S[,S...]] [--threads T] [--repeat R]\n"
+           "Runs the CUDA MATA kernel over interweaved names (each batch split over S streams)\n"
+           "and prints kernel-only and end-to-end searches/s and the batch latency (mean, p99,\n"
+           "max over every batch); every answer is checked against the reference. Lists run\n"
+           "every (batch, streams) pair on one build, one JSON line each. Exit 3 when no CUDA\n"
+           "device is present.\n" ENGINE_HELP);
     return 0;
 }
 
@@ -818,7 +872,7 @@ static int cmd_gen(int argc, char **argv)
     uint64_t count = 10000, seed = 1;
     const char *outp = "-";
     int c;
-    while ((c = getopt_long(argc, argv, "o:h", lo, NULL)) != -1) {
+    while ((c = lpm_cli_getopt(CMD, argc, argv, "o:h", lo)) != -1) {
         switch (c) {
         case O_COUNT:
             if (lpm_cli_u64(CMD, "--count", optarg, 1, 1ULL << 28, &count))
@@ -838,10 +892,11 @@ static int cmd_gen(int argc, char **argv)
     }
     if (no_args(argc, argv, "gen"))
         return LPM_EINPUT;
-    FILE *fp = lpm_cli_open_out(CMD, outp);
+    int rc = LPM_EFAIL;
+    FILE *fp = lpm_cli_open_out(CMD, outp, &rc);
     if (!fp)
-        return LPM_EFAIL;
-    int rc = lpm_ndomains_gen(count, seed, fp);
+        return rc;
+    rc = lpm_ndomains_gen(count, seed, fp);
     return lpm_cli_close_out(CMD, fp, outp) || rc ? LPM_EFAIL : 0;
 }
 
@@ -864,13 +919,15 @@ int lpm_cmd_names(int argc, char **argv)
         for (size_t i = 0; i < sizeof subs / sizeof subs[0]; i++)
             if (!strcmp(argv[1], subs[i].name)) {
                 optind = 1;
+                snprintf(cmd_buf, sizeof cmd_buf, "names %s", subs[i].name);
+                CMD = cmd_buf;
                 return subs[i].fn(argc - 1, argv + 1);
             }
     }
     int help = argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"));
     FILE *fp = help ? stdout : stderr;
     if (argc >= 2 && !help)
-        fprintf(stderr, "lpmpipe: " CMD ": unknown subcommand '%s'\n", argv[1]);
+        lpm_cli_error(CMD, "unknown subcommand '%s'", argv[1]);
     fprintf(fp, "usage: lpmpipe names SUBCOMMAND [options]   (each takes --help)\n\n");
     for (size_t i = 0; i < sizeof subs / sizeof subs[0]; i++)
         fprintf(fp, "  %-7s %s\n", subs[i].name, subs[i].what);

@@ -12,7 +12,9 @@ static void help(FILE *fp)
 {
     fprintf(fp,
             "usage: lpmpipe rtl --image IMG -o DIR [--queue Q] [--issue-width W] [--rob R] [--mutate M]\n"
-            "       lpmpipe rtl verify --image IMG (--trace F | --gen KIND [--count N] [--seed S]) [options]\n"
+            "                   [--hop-cycles D] [--ports P]\n"
+            "       lpmpipe rtl verify --image IMG (--trace F | --gen KIND [--count N] [--seed S]) ...\n"
+            "                   (lpmpipe rtl verify --help)\n"
             "       lpmpipe rtl synth DIR [--json]\n"
             "\n"
             "Generates the Verilog of the pipeline an image describes, proves it equal to\n"
@@ -63,7 +65,7 @@ int lpm_cmd_rtl(int argc, char **argv)
     lpm_rtl_opts o = { .queue = 16, .width = 1, .hop = LPM_RTL_HOP, .ports = LPM_RTL_PORTS };
     const char *image = NULL, *dir = NULL;
     int c;
-    while ((c = getopt_long(argc, argv, "ho:", lo, NULL)) != -1) {
+    while ((c = lpm_cli_getopt(cmd, argc, argv, "ho:", lo)) != -1) {
         switch (c) {
         case O_IMAGE: image = optarg; break;
         case 'o': dir = optarg; break;
@@ -89,7 +91,7 @@ int lpm_cmd_rtl(int argc, char **argv)
     lpm_image *img;
     int rc = lpm_image_load(&img, image, &err);
     if (rc) {
-        fprintf(stderr, "%s\n", err.msg);
+        lpm_cli_error(cmd, "%s", err.msg);
         return rc;
     }
     rc = lpm_rtl_generate(img, image, &o, dir, &err);

@@ -15,7 +15,7 @@
 #include "../rtl_gen/rtl_gen.h"
 #include "../rtl_gen/rtl_run.h"
 
-static const char *cmd = "rtl";
+static const char *cmd = "rtl synth";
 
 #define HX8K_LUTS 7680
 #define HX8K_BRAMS 32
@@ -218,7 +218,7 @@ int lpm_rtl_cmd_synth(int argc, char **argv)
     int json = 0, ice = 1, c;
     double freq = 100;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+    while ((c = lpm_cli_getopt(cmd, argc, argv, "h", lo)) != -1) {
         switch (c) {
         case O_JSON: json = 1; break;
         case O_NOICE: ice = 0; break;
@@ -228,12 +228,12 @@ int lpm_rtl_cmd_synth(int argc, char **argv)
         }
     }
     if (optind + 1 != argc) {
-        lpm_cli_error(cmd, "synth needs exactly one folder (see rtl synth --help)");
+        lpm_cli_error(cmd, "needs exactly one folder (see rtl synth --help)");
         return 2;
     }
     const char *dir = argv[optind];
     if (!lpm_rtl_tool_exists("yosys")) {
-        lpm_cli_error(cmd, "synth needs yosys on the PATH (scripts/deps.sh installs it)");
+        lpm_cli_error(cmd, "needs yosys on the PATH (scripts/deps.sh installs it)");
         return 1;
     }
     unsigned n, wb, ab;

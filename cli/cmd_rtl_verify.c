@@ -19,12 +19,16 @@
 #include "../rtl_gen/rtl_run.h"
 #include "../rtl_gen/verify_cmp.h"
 
-static const char *cmd = "rtl";
+static const char *cmd = "rtl verify";
 
 static void help(FILE *fp)
 {
     fprintf(fp,
-            "usage: lpmpipe rtl verify --image IMG (--trace F | --gen KIND [--count N] [--seed S]) [options]\n"
+            "usage: lpmpipe rtl verify --image IMG (--trace F | --gen KIND [--count N] [--seed S])\n"
+            "                          [--queue Q] [--issue-width W] [--rob R] [--hop-cycles D]\n"
+            "                          [--ports P] [--updates U [--ignore-image-crc] [--update-rate R]\n"
+            "                          [--clock-mhz F]] [--mutate M] [--vcd FILE] [--icarus]\n"
+            "                          [--build-dir DIR] [--cache DIR] [--json]\n"
             "\n"
             "Builds the Verilated model of the generated pipeline, drives it with the\n"
             "stimulus lpmpipe sim gets, and compares every cycle: the cycle log and the\n"
@@ -38,7 +42,9 @@ static void help(FILE *fp)
             "  --hop-cycles D --ports P   the cycle rules (docs/microarchitecture.md); the\n"
             "                          generated RTL implements 1 and 1 only (the default\n"
             "                          here), other values are refused\n"
-            "  --updates U             bubble file (lpmpipe update --bubbles)\n"
+            "  --updates U             bubble file (lpmpipe update --bubbles), checked\n"
+            "                          against the image first\n"
+            "  --ignore-image-crc      apply a bubble file made for another image\n"
             "  --update-rate R         updates per second (default: all at once)\n"
             "  --clock-mhz F           clock for the rate (default 200)\n"
             "  --mutate M              generate with a planted fault (queue-beats-pass):\n"
@@ -132,7 +138,7 @@ static int read_stimulus(const char *simres, int fam, const char *dir, lpm_rtl_k
 /* The bubble file's counts, and per bubble handed to the testbench the
  * position of its update (for updates.applied). */
 typedef struct bub_count {
-    uint64_t in_file, updates_in_file, applied, updates_applied, stopped_at;
+    uint64_t in_file, updates_in_file, applied, updates_applied;
     uint64_t *uord;
     size_t n, cap;
 } bub_count;
@@ -160,13 +166,11 @@ static void bub_count_finish(bub_count *bc, uint64_t applied)
     bc->applied = applied;
     if (applied < bc->n)
         bc->updates_applied = bc->uord[applied] - 1;
-    else if (bc->stopped_at)
-        bc->updates_applied = bc->stopped_at - 1;
 }
 
 /* The bubbles as the simulator's bubble reader gives them, ready cycles included. */
-static int write_bubbles(const char *updates, unsigned stages, double cpu, const char *dir, uint64_t *nb,
-                         bub_count *bc, lpm_err *err)
+static int write_bubbles(const char *updates, const lpm_image *img, int ignore_crc, double cpu, const char *dir,
+                         uint64_t *nb, bub_count *bc, lpm_err *err)
 {
     char path[4200];
     lpm_rtl_fmt(path, sizeof path, "%s/bubbles.txt", dir);
@@ -177,7 +181,7 @@ static int write_bubbles(const char *updates, unsigned stages, double cpu, const
     *nb = 0;
     if (updates) {
         lpm_sim_bfile bf = { 0 };
-        if ((rc = lpm_sim_bfile_open(&bf, updates, stages, cpu, err))) {
+        if ((rc = lpm_sim_bfile_open(&bf, updates, img, cpu, ignore_crc, err))) {
             fclose(fp);
             return rc;
         }
@@ -215,7 +219,6 @@ static int write_bubbles(const char *updates, unsigned stages, double cpu, const
         if (got == 0 && (rc = lpm_sim_bfile_finish(&bf, *nb, err)) == 0) {
             bc->in_file = bf.in_file_bubbles;
             bc->updates_in_file = bc->updates_applied = bf.in_file_updates;
-            bc->stopped_at = bf.stopped_at;
         }
         if (got < 0)
             rc = LPM_EINPUT;
@@ -286,7 +289,7 @@ static int build_model(const char *rtl, const char *cache, int trace, char *exe,
     char *argv[] = { "make", "--no-print-directory", "tb", jobs, trace ? "TRACE=--trace" : NULL, NULL };
     int rc = lpm_rtl_run(argv, rtl, log, log);
     if (rc) {
-        fprintf(stderr, "lpmpipe: rtl: Verilator build failed (exit %d), the end of %s:\n", rc, log);
+        fprintf(stderr, "lpmpipe: %s: Verilator build failed (exit %d), the end of %s:\n", cmd, rc, log);
         show_tail(log, 12);
         return lpm_err_set(err, LPM_EFAIL, "the Verilated model did not build");
     }
@@ -310,7 +313,7 @@ int lpm_rtl_cmd_verify(int argc, char **argv)
 {
     enum {
         O_IMAGE = LPM_OPT_FIRST_FREE, O_TRACE, O_GEN, O_COUNT, O_SEED, O_QUEUE, O_WIDTH, O_ROB, O_UPD, O_URATE,
-        O_CLOCK, O_MUT, O_VCD, O_ICARUS, O_BDIR, O_CACHE, O_JSON, O_HOP, O_PORTS
+        O_CLOCK, O_MUT, O_VCD, O_ICARUS, O_BDIR, O_CACHE, O_JSON, O_HOP, O_PORTS, O_ICRC
     };
     static const struct option lo[] = {
         { "image", required_argument, 0, O_IMAGE },      { "trace", required_argument, 0, O_TRACE },
@@ -323,6 +326,7 @@ int lpm_rtl_cmd_verify(int argc, char **argv)
         { "build-dir", required_argument, 0, O_BDIR },   { "cache", required_argument, 0, O_CACHE },
         { "json", no_argument, 0, O_JSON },              { "help", no_argument, 0, 'h' },
         { "hop-cycles", required_argument, 0, O_HOP },   { "ports", required_argument, 0, O_PORTS },
+        { "ignore-image-crc", no_argument, 0, O_ICRC },
         { 0, 0, 0, 0 },
     };
     lpm_rtl_opts o = { .queue = 16, .width = 1, .hop = LPM_RTL_HOP, .ports = LPM_RTL_PORTS };
@@ -330,9 +334,9 @@ int lpm_rtl_cmd_verify(int argc, char **argv)
     const char *cache = getenv("LPMPIPE_RTL_CACHE");
     uint64_t count = 10000, seed = 1;
     double urate = 0, clock_mhz = 200;
-    int icarus = 0, json = 0, c;
+    int icarus = 0, json = 0, ignore_crc = 0, c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+    while ((c = lpm_cli_getopt(cmd, argc, argv, "h", lo)) != -1) {
         switch (c) {
         case O_IMAGE: image = optarg; break;
         case O_TRACE: trace = optarg; break;
@@ -353,20 +357,25 @@ int lpm_rtl_cmd_verify(int argc, char **argv)
         case O_JSON: json = 1; break;
         case O_HOP: if (lpm_cli_uint(cmd, "--hop-cycles", optarg, 1, 16, &o.hop)) return 2; break;
         case O_PORTS: if (lpm_cli_uint(cmd, "--ports", optarg, 1, 2, &o.ports)) return 2; break;
+        case O_ICRC: ignore_crc = 1; break;
         case 'h': help(stdout); return 0;
         default: return lpm_cli_usage_error(cmd);
         }
     }
     if (optind < argc) {
-        lpm_cli_error(cmd, "verify: unexpected argument '%s'", argv[optind]);
+        lpm_cli_error(cmd, "unexpected argument '%s'", argv[optind]);
         return 2;
     }
     if (!image || !!trace + !!gen != 1) {
-        lpm_cli_error(cmd, "verify needs --image IMG and exactly one of --trace and --gen (see rtl verify --help)");
+        lpm_cli_error(cmd, "needs --image IMG and exactly one of --trace and --gen (see rtl verify --help)");
         return 2;
     }
-    if (urate > 0 && !updates) {
-        lpm_cli_error(cmd, "--update-rate needs --updates");
+    if ((urate > 0 || ignore_crc) && !updates) {
+        lpm_cli_error(cmd, "%s needs --updates", ignore_crc ? "--ignore-image-crc" : "--update-rate");
+        return 2;
+    }
+    if (updates && !strcmp(updates, "-")) {
+        lpm_cli_error(cmd, "--updates: the simulator and the testbench both read the bubble file: give a file, not '-'");
         return 2;
     }
     static const char *const kinds[] = { "uniform", "random-match", "table", "zipf" };
@@ -383,13 +392,13 @@ int lpm_rtl_cmd_verify(int argc, char **argv)
     }
     if (o.hop != LPM_RTL_HOP || o.ports != LPM_RTL_PORTS) {
         /* comparing against the simulator at rules the RTL does not implement would only report mismatches */
-        lpm_cli_error(cmd, "verify --hop-cycles %u --ports %u: the generated RTL implements the one-cycle rules only "
+        lpm_cli_error(cmd, "--hop-cycles %u --ports %u: the generated RTL implements the one-cycle rules only "
                            "(--hop-cycles %u --ports %u); the v2 RTL is not written yet",
                       o.hop, o.ports, LPM_RTL_HOP, LPM_RTL_PORTS);
         return 2;
     }
     if (!lpm_rtl_tool_exists("verilator")) {
-        lpm_cli_error(cmd, "verify needs verilator on the PATH (scripts/deps.sh installs it)");
+        lpm_cli_error(cmd, "needs verilator on the PATH (scripts/deps.sh installs it)");
         return 1;
     }
 
@@ -397,7 +406,7 @@ int lpm_rtl_cmd_verify(int argc, char **argv)
     lpm_image *img = NULL;
     int rc = lpm_image_load(&img, image, &err);
     if (rc) {
-        fprintf(stderr, "%s\n", err.msg);
+        lpm_cli_error(cmd, "%s", err.msg);
         return rc;
     }
     lpm_rtl_shape sh;
@@ -450,9 +459,9 @@ int lpm_rtl_cmd_verify(int argc, char **argv)
     bub_count bc = { 0 };
     double cpu = urate > 0 ? clock_mhz * 1e6 / urate : 0.0;
     if ((rc = lpm_rtl_generate(img, image, &o, rtl, &err)) ||
-        (rc = write_bubbles(updates, sh.n, cpu, work, &nbub, &bc, &err))) {
+        (rc = write_bubbles(updates, img, ignore_crc, cpu, work, &nbub, &bc, &err))) {
         if (err.msg[0])
-            fprintf(stderr, "%s\n", err.msg);
+            lpm_cli_error(cmd, "%s", err.msg);
         goto out;
     }
 
@@ -507,6 +516,8 @@ int lpm_rtl_cmd_verify(int argc, char **argv)
         if (updates) {
             sargv[n++] = "--updates";
             sargv[n++] = (char *)updates;
+            if (ignore_crc)
+                sargv[n++] = "--ignore-image-crc";
             sargv[n++] = "--clock-mhz";
             sargv[n++] = ck;
             if (urate > 0) {
@@ -519,15 +530,27 @@ int lpm_rtl_cmd_verify(int argc, char **argv)
         sargv[n] = NULL;
         int s = lpm_rtl_run(sargv, NULL, out, errf);
         if (s) {
-            lpm_cli_error(cmd, "the simulator failed (exit %d); its messages:", s);
-            show_tail(errf, 8);
-            rc = 1;
+            /* The simulator's own messages, in this command's name: for a bad
+             * trace or bubble file they are the input error the user made. */
+            FILE *ef = fopen(errf, "r");
+            char line[1024];
+            int shown = 0;
+            while (ef && fgets(line, sizeof line, ef) && shown < 8) {
+                line[strcspn(line, "\n")] = '\0';
+                const char *m = strncmp(line, "lpmpipe: sim: ", 14) ? line : line + 14;
+                lpm_cli_error(cmd, "%s%s", shown++ ? "" : "the simulator: ", m);
+            }
+            if (ef)
+                fclose(ef);
+            if (!shown)
+                lpm_cli_error(cmd, "the simulator failed (exit %d) without a message", s);
+            rc = s == LPM_EINPUT ? LPM_EINPUT : LPM_EFAIL;
             goto out;
         }
     }
 
     if ((rc = read_stimulus(simres, lpm_image_family(img), work, &keys, &err))) {
-        fprintf(stderr, "%s\n", err.msg);
+        lpm_cli_error(cmd, "%s", err.msg);
         goto out;
     }
 
@@ -619,7 +642,7 @@ out:
     if (tmp && !getenv("LPMPIPE_RTL_KEEP"))
         rm_rf(work);
     else if (tmp)
-        fprintf(stderr, "lpmpipe: rtl: work folder kept: %s\n", work);
+        lpm_cli_note(cmd, "work folder kept: %s", work);
     (void)dir_exists;
     return rc;
 }

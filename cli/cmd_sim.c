@@ -19,9 +19,15 @@ static const char *cmd = "sim";
 static void help(FILE *fp)
 {
     fprintf(fp,
-            "usage: lpmpipe sim --image IMG (--trace FILE | --gen KIND [--count N] [--seed S]) [options]\n"
-            "       lpmpipe sim --synthetic N [--linear] [--reads A[-B]] [--count N] [--seed S] [options]\n"
-            "       lpmpipe sim --image IMG --walk-baseline K --gen KIND ...   (plain K-way interleaved walk)\n"
+            "usage: lpmpipe sim --image IMG (--trace FILE | --gen KIND [--count N] [--seed S] [--fib F])\n"
+            "                   [--hop-cycles D] [--ports P] [--result-ready F] [--queue Q]\n"
+            "                   [--issue-width W] [--burst B] [--rob R] [--lookahead K] [--load L]\n"
+            "                   [--warmup C] [--updates FILE [--ignore-image-crc] [--update-rate U]\n"
+            "                   [--clock-mhz F]] [--no-check | --verify] [--json] [--results FILE]\n"
+            "                   [--cycle-log FILE] [--timing] [--preload] [FIB options]\n"
+            "       lpmpipe sim --synthetic N [--linear] [--reads A[-B]] [--count N] [--seed S]\n"
+            "                   (the pipeline and output options above)\n"
+            "       lpmpipe sim --image IMG --walk-baseline K (--trace FILE | --gen KIND ...) [--preload]\n"
             "\n"
             "Cycle-level simulation of a CAMP ring or a write-bubble linear pipeline\n"
             "(rules: docs/microarchitecture.md; options and outputs: docs/cli-sim.md).\n"
@@ -52,7 +58,10 @@ static void help(FILE *fp)
             "                      other entry stages pass one whose queue is full\n"
             "                      (default 0: strict in-order dispatch)\n"
             "  --load L            offered requests per cycle (default: continuous backlog)\n"
-            "  --updates FILE      bubble file (lpmpipe update --bubbles)\n"
+            "  --updates FILE      bubble file (lpmpipe update --bubbles; '-': standard input),\n"
+            "                      checked against the image before the run\n"
+            "  --ignore-image-crc  apply a bubble file made for another image (its writes\n"
+            "                      must still fit this one)\n"
             "  --update-rate U     updates per second (with --updates; default: all at once)\n"
             "  --clock-mhz F       clock that turns the rate into cycles (default 200)\n"
             "  --plant-fault F     for testing the checks: swap-early[=K] (a swap enters K\n"
@@ -70,7 +79,8 @@ static void help(FILE *fp)
             "  --timing            print lookups/s and cycles/s (CPU time) on stderr\n"
             "  --preload           read the whole trace into memory first (for timings)\n"
             "  --walk-baseline K   instead of simulating: walk the image with K lookups in\n"
-            "                      flight, round robin, and print lookups/s\n");
+            "                      flight, round robin, and print lookups/s\n"
+            LPM_CLI_FIB_HELP);
 }
 
 typedef struct check_ctx {
@@ -332,7 +342,7 @@ int lpm_cmd_sim(int argc, char **argv)
 {
     enum {
         O_IMAGE = LPM_OPT_FIRST_FREE, O_SYNTH, O_LINEAR, O_READS, O_TRACE, O_GEN, O_COUNT, O_SEED, O_FIB,
-        O_QUEUE, O_WIDTH, O_BURST, O_ROB, O_LOAD, O_UPDATES, O_URATE, O_CLOCK, O_WARMUP, O_NOCHECK,
+        O_QUEUE, O_WIDTH, O_BURST, O_ROB, O_LOAD, O_UPDATES, O_IGNORE_CRC, O_URATE, O_CLOCK, O_WARMUP, O_NOCHECK,
         O_VERIFY, O_JSON, O_RESULTS, O_CLOG, O_TIMING, O_BASELINE, O_PRELOAD, O_LOOKAHEAD, O_HOP, O_PORTS, O_READY,
         O_DRAIN, O_FAULT
     };
@@ -352,6 +362,7 @@ int lpm_cmd_sim(int argc, char **argv)
         { "rob", required_argument, 0, O_ROB },
         { "load", required_argument, 0, O_LOAD },
         { "updates", required_argument, 0, O_UPDATES },
+        { "ignore-image-crc", no_argument, 0, O_IGNORE_CRC },
         { "update-rate", required_argument, 0, O_URATE },
         { "clock-mhz", required_argument, 0, O_CLOCK },
         { "warmup", required_argument, 0, O_WARMUP },
@@ -380,10 +391,10 @@ int lpm_cmd_sim(int argc, char **argv)
     const char *image = NULL, *trace = NULL, *gen = NULL, *fib_path = NULL, *updates = NULL;
     const char *results = NULL, *clog = NULL;
     unsigned synth = 0, reads_lo = 0, reads_hi = 0, baseline = 0;
-    int linear = 0, have_reads = 0, check = 1, verify = 0, json = 0, timing = 0, pre = 0, c;
+    int linear = 0, have_reads = 0, check = 1, verify = 0, json = 0, timing = 0, pre = 0, ignore_crc = 0, c;
     uint64_t count = 100000, seed = 1;
     double burst = 1.0, urate = 0.0, clock_mhz = 200.0;
-    while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+    while ((c = lpm_cli_getopt(cmd, argc, argv, "h", lo)) != -1) {
         int r = lpm_cli_fib_option(cmd, c, optarg, &fo);
         if (r < 0)
             return 2;
@@ -396,7 +407,7 @@ int lpm_cmd_sim(int argc, char **argv)
         case O_READS: if (parse_reads(optarg, &reads_lo, &reads_hi)) return 2; have_reads = 1; break;
         case O_TRACE: trace = optarg; break;
         case O_GEN: gen = optarg; break;
-        case O_COUNT: if (lpm_cli_u64(cmd, "--count", optarg, 0, UINT64_MAX / 2, &count)) return 2; break;
+        case O_COUNT: if (lpm_cli_u64(cmd, "--count", optarg, 1, UINT64_MAX / 2, &count)) return 2; break;
         case O_SEED: if (lpm_cli_u64(cmd, "--seed", optarg, 0, UINT64_MAX, &seed)) return 2; break;
         case O_FIB: fib_path = optarg; break;
         case O_QUEUE: if (lpm_cli_uint(cmd, "--queue", optarg, 0, 65536, &cfg.queue)) return 2; break;
@@ -405,6 +416,7 @@ int lpm_cmd_sim(int argc, char **argv)
         case O_ROB: if (lpm_cli_uint(cmd, "--rob", optarg, 0, 1u << 20, &cfg.rob)) return 2; break;
         case O_LOAD: if (lpm_cli_double(cmd, "--load", optarg, 1e-9, 64.0, &cfg.load)) return 2; break;
         case O_UPDATES: updates = optarg; break;
+        case O_IGNORE_CRC: ignore_crc = 1; break;
         case O_URATE: if (lpm_cli_double(cmd, "--update-rate", optarg, 0.0, 1e12, &urate)) return 2; break;
         case O_CLOCK: if (lpm_cli_double(cmd, "--clock-mhz", optarg, 1e-3, 1e6, &clock_mhz)) return 2; break;
         case O_WARMUP: if (lpm_cli_u64(cmd, "--warmup", optarg, 0, UINT64_MAX / 2, &cfg.warmup)) return 2; break;
@@ -457,8 +469,9 @@ int lpm_cmd_sim(int argc, char **argv)
         lpm_cli_error(cmd, "--linear and --reads go with --synthetic");
         return 2;
     }
-    if ((urate > 0 || cfg.drain_updates) && !updates) {
-        lpm_cli_error(cmd, "%s needs --updates", urate > 0 ? "--update-rate" : "--drain-updates");
+    if ((urate > 0 || ignore_crc || cfg.drain_updates) && !updates) {
+        lpm_cli_error(cmd, "%s needs --updates",
+                      ignore_crc ? "--ignore-image-crc" : urate > 0 ? "--update-rate" : "--drain-updates");
         return 2;
     }
     int kind = -1;
@@ -486,6 +499,7 @@ int lpm_cmd_sim(int argc, char **argv)
     lpm_sim_burst_src bs = { 0 };
     int have_bs = 0;
     lpm_sim_bfile bf = { 0 };
+    mem_src ms = { 0 }; /* before the first goto out, which frees it */
     check_ctx cc = { 0 };
     cc.ordered = 1;
     lpm_sim *sim = NULL;
@@ -496,12 +510,23 @@ int lpm_cmd_sim(int argc, char **argv)
 
     if (image) {
         if ((rc = lpm_image_load(&img, image, &err))) {
-            fprintf(stderr, "%s\n", err.msg);
+            lpm_cli_error(cmd, "%s", err.msg);
             return rc;
         }
         lpm_sim_image_walker(img, &w);
         cc.family = lpm_image_family(img);
         cc.nh = lpm_image_nhtab(img);
+        /* The whole bubble file is checked against the image before anything runs. */
+        if (updates) {
+            double cpu = urate > 0 ? clock_mhz * 1e6 / urate : 0.0;
+            if ((rc = lpm_sim_bfile_open(&bf, updates, img, cpu, ignore_crc, &err))) {
+                lpm_cli_error(cmd, "%s", err.msg);
+                goto out;
+            }
+            if (bf.crc_differs)
+                lpm_cli_note(cmd, "%s was made for another image (its CRC differs); applied as --ignore-image-crc asks",
+                              updates);
+        }
     } else {
         lpm_sim_synth_init(&sy, synth, !linear, &w);
         if (!have_reads)
@@ -536,7 +561,7 @@ int lpm_cmd_sim(int argc, char **argv)
                  reads_lo, reads_hi, seed);
     } else if (trace) {
         if ((rc = lpm_sim_file_src_open(&fs, trace, cc.family, &err))) {
-            fprintf(stderr, "%s\n", err.msg);
+            lpm_cli_error(cmd, "%s", err.msg);
             goto out;
         }
         src = lpm_sim_file_next;
@@ -563,10 +588,9 @@ int lpm_cmd_sim(int argc, char **argv)
         snprintf(source + l, sizeof source - l, ", bursts of one entry stage (mean %g)", burst);
     }
 
-    mem_src ms = { 0 };
     if (pre) {
         if ((rc = preload(&ms, src, src_ctx, &err))) {
-            fprintf(stderr, "%s\n", err.msg);
+            lpm_cli_error(cmd, "%s", err.msg);
             goto out;
         }
         src = mem_next;
@@ -578,7 +602,7 @@ int lpm_cmd_sim(int argc, char **argv)
         rc = lpm_sim_walk_baseline(img, baseline, src, src_ctx, &n, &sum, &err);
         double dt = now_s() - t0;
         if (rc) {
-            fprintf(stderr, "%s\n", err.msg);
+            lpm_cli_error(cmd, "%s", err.msg);
             goto out;
         }
         printf("{\"walk_baseline\":%u,\"lookups\":%" PRIu64 ",\"seconds\":%.4f,\"lookups_per_s\":%.0f,\"checksum\":%" PRIu64 "}\n",
@@ -586,14 +610,10 @@ int lpm_cmd_sim(int argc, char **argv)
         goto out;
     }
 
-    if (clog && !(clog_fp = lpm_cli_open_out(cmd, clog))) {
-        rc = 1;
+    if (clog && !(clog_fp = lpm_cli_open_out(cmd, clog, &rc)))
         goto out;
-    }
-    if (results && !(cc.results = lpm_cli_open_out(cmd, results))) {
-        rc = 1;
+    if (results && !(cc.results = lpm_cli_open_out(cmd, results, &rc)))
         goto out;
-    }
     if (cc.results)
         fprintf(cc.results, "id,addr,nh,dit_cycle,exit_cycle,out_cycle\n");
     cfg.cycle_log = clog_fp;
@@ -605,11 +625,6 @@ int lpm_cmd_sim(int argc, char **argv)
     cc.check = check;
     lpm_sim_bubble_fn bsrc = NULL;
     if (updates) {
-        double cpu = urate > 0 ? clock_mhz * 1e6 / urate : 0.0;
-        if ((rc = lpm_sim_bfile_open(&bf, updates, w.stages, cpu, &err))) {
-            fprintf(stderr, "%s\n", err.msg);
-            goto out;
-        }
         bsrc = lpm_sim_bfile_next;
         if (check) {
             cc.sh_enter = lpm_image_clone(img);
@@ -624,7 +639,7 @@ int lpm_cmd_sim(int argc, char **argv)
             lpm_sim_set_bubble_hook(sim, bubble_hook, &cc);
         }
         if (cc.ref) {
-            lpm_cli_error(cmd, "--verify with --updates: the reference does not follow the bubbles; "
+            lpm_cli_note(cmd, "--verify with --updates: the reference does not follow the bubbles; "
                                "answers are checked against the interpreter before and after each update");
             lpm_ref_free(cc.ref);
             cc.ref = NULL;
@@ -634,7 +649,7 @@ int lpm_cmd_sim(int argc, char **argv)
     rc = lpm_sim_run(sim, src, src_ctx, bsrc, &bf, sink, &cc, &err);
     double dt = now_s() - t0;
     if (rc) {
-        fprintf(stderr, "%s\n", err.msg);
+        lpm_cli_error(cmd, "%s", err.msg);
         goto out;
     }
     if (cc.oom) {
@@ -644,7 +659,7 @@ int lpm_cmd_sim(int argc, char **argv)
     }
     const lpm_sim_stats *st = lpm_sim_get_stats(sim);
     if (updates && (rc = lpm_sim_bfile_finish(&bf, st->bubbles_entered, &err))) {
-        fprintf(stderr, "%s\n", err.msg);
+        lpm_cli_error(cmd, "%s", err.msg);
         goto out;
     }
     if (cc.count != st->requests || cc.id_sum != (st->requests ? st->requests * (st->requests - 1) / 2 : 0) ||
@@ -666,18 +681,11 @@ int lpm_cmd_sim(int argc, char **argv)
         lpm_sim_report_json(stdout, &rep);
     else
         lpm_sim_report_table(stdout, &rep);
-    if (updates && bf.in_file_bubbles > st->bubbles) {
-        if (bf.stopped_at)
-            lpm_cli_error(cmd, "note: update %" PRIu64 " is a rebuild without a shadow copy (R line without copy=), "
-                               "which bubbles cannot carry: it and the %" PRIu64 " bubbles after it were not simulated "
-                               "(map with --shadow)", bf.stopped_at, bf.in_file_bubbles - st->bubbles);
-        else
-            lpm_cli_error(cmd, "note: the lookups ended before the updates: %" PRIu64 " of %" PRIu64
-                               " bubbles (%" PRIu64 " of %" PRIu64 " updates) were not simulated; "
-                               "--drain-updates runs on until all are applied",
-                          bf.in_file_bubbles - st->bubbles, bf.in_file_bubbles,
-                          bf.in_file_updates - bf.updates_applied, bf.in_file_updates);
-    }
+    if (updates && bf.in_file_bubbles > st->bubbles)
+        lpm_cli_note(cmd, "the lookups ended before the updates: %" PRIu64 " of %" PRIu64 " bubbles (%" PRIu64 " of %" PRIu64
+                          " updates) were not simulated; --drain-updates runs on until all are applied",
+                     bf.in_file_bubbles - st->bubbles, bf.in_file_bubbles, bf.in_file_updates - bf.updates_applied,
+                     bf.in_file_updates);
     if (timing)
         fprintf(stderr, "lpmpipe: sim: %" PRIu64 " lookups, %" PRIu64 " cycles in %.3f s: %.0f lookups/s, %.0f cycles/s\n",
                 st->requests, st->cycles, dt, dt > 0 ? (double)st->requests / dt : 0.0,

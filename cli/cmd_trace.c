@@ -6,14 +6,16 @@
 #include "cmd.h"
 #include "../core/trace.h"
 
+/* "trace", then "trace gen" or "trace updates" once the subcommand is known. */
 static const char *cmd = "trace";
 
 static void help(FILE *fp)
 {
     fprintf(fp,
             "usage: lpmpipe trace gen --fib F [--kind K] --count N [--seed S] [--burst MEAN]\n"
-            "                         [--zipf S] [-o OUT]\n"
+            "                         [--zipf S] [-o OUT] [FIB options]\n"
             "       lpmpipe trace updates --fib F --count N [--withdraw-share R] [--seed S] [-o OUT]\n"
+            "                             [FIB options]\n"
             "\n"
             "gen writes one address per line (the trace format of docs/synthetic.md):\n"
             "  --kind K            uniform         uniform over the family's address space\n"
@@ -34,7 +36,7 @@ static void help(FILE *fp)
             "                      the rest announce new prefixes near existing ones,\n"
             "                      re-announce withdrawn ones, or change next hops\n"
             "\n"
-            "table options:\n" LPM_CLI_FIB_HELP,
+            LPM_CLI_FIB_HELP,
             LPM_UPDATES_MAX_COUNT);
 }
 
@@ -82,7 +84,7 @@ static int parse(int argc, char **argv, int gen, args *a)
     a->withdraw = 0.2;
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "ho:", gen ? lo_gen : lo_upd, NULL)) != -1) {
+    while ((c = lpm_cli_getopt(cmd, argc, argv, "ho:", gen ? lo_gen : lo_upd)) != -1) {
         int r = lpm_cli_fib_option(cmd, c, optarg, &a->fo);
         if (r < 0)
             return 2;
@@ -156,13 +158,14 @@ static int gen(const args *a, const lpm_fib *f)
     /* In chunks: a 1G-address trace never sits in memory. */
     size_t chunk = 1u << 20;
     lpm_addr *buf = malloc((o.count < chunk ? o.count : chunk) * sizeof *buf);
-    FILE *fp = buf ? lpm_cli_open_out(cmd, a->out) : NULL;
+    int orc = 1;
+    FILE *fp = buf ? lpm_cli_open_out(cmd, a->out, &orc) : NULL;
     if (!buf)
         lpm_cli_error(cmd, "out of memory");
     if (!fp) {
         free(buf);
         lpm_tracegen_free(g);
-        return 1;
+        return orc;
     }
     for (size_t done = 0; done < o.count && rc == LPM_OK;) {
         size_t k = o.count - done < chunk ? o.count - done : chunk;
@@ -208,6 +211,7 @@ int lpm_cmd_trace(int argc, char **argv)
         lpm_cli_error(cmd, "unknown subcommand '%s' (gen or updates)", sub);
         return lpm_cli_usage_error(cmd);
     }
+    cmd = is_gen ? "trace gen" : "trace updates";
     args a;
     int rc = parse(argc - 1, argv + 1, is_gen, &a);
     if (rc >= 0)

@@ -15,7 +15,8 @@ static const char *cmd = "update";
 static void help(FILE *fp)
 {
     fprintf(fp,
-            "usage: lpmpipe update --image IMG --updates U [-o IMG2] [--bubbles FILE] [--json]\n"
+            "usage: lpmpipe update --image IMG --updates U [-o IMG2] [--bubbles FILE]\n"
+            "                      [--rebalance-at F] [--peer ADDR] [--json]\n"
             "\n"
             "Applies announce/withdraw updates to the image offline: changed words are\n"
             "placed in head room and become writes (stage, address, word) packed into\n"
@@ -27,7 +28,8 @@ static void help(FILE *fp)
             "  --image IMG          the pipeline image (it holds its table)\n"
             "  --updates U          update trace: '[time] a|w prefix [nexthop]' lines\n"
             "  -o IMG2              write the updated image\n"
-            "  --bubbles FILE       write the bubble stream ('-': standard output)\n"
+            "  --bubbles FILE       write the bubble stream ('-': standard output; the\n"
+            "                       report then goes to standard error)\n"
             "  --rebalance-at F     rebuild when fullest/mean grows past F times its value\n"
             "                       after the last build (default 1.10; 0: never)\n"
             "  --rebuild-every N    also rebuild after every N effective updates (to measure\n"
@@ -70,12 +72,12 @@ typedef struct run_info {
     size_t stopped_at;            /* the update that could not be compiled (0: none) */
 } run_info;
 
-static void report(const lpm_upd_stats *s, const lpm_image *img, const run_info *ri, int json)
+static void report(FILE *fp, const lpm_upd_stats *s, const lpm_image *img, const run_info *ri, int json)
 {
     double secs = ri->secs, ups = secs > 0 ? (double)s->updates / secs : 0;
     size_t eff = s->updates - s->noops;
     if (json) {
-        printf("{\"updates\":%zu,\"announces\":%zu,\"withdraws\":%zu,\"noops\":%zu,\"writes\":%zu,\"bubbles\":%zu,"
+        fprintf(fp, "{\"updates\":%zu,\"announces\":%zu,\"withdraws\":%zu,\"noops\":%zu,\"writes\":%zu,\"bubbles\":%zu,"
                "\"writes_per_update\":%.4f,\"bubbles_per_update\":%.4f,\"max_writes\":%zu,\"max_bubbles\":%zu,"
                "\"blocks_added\":%zu,\"blocks_copied\":%zu,\"drain_bubbles\":%zu,"
                "\"rebuilds\":%zu,\"first_rebuild\":%zu,\"rebuild_headroom\":%zu,\"rebuild_stages\":%zu,"
@@ -92,33 +94,33 @@ static void report(const lpm_upd_stats *s, const lpm_image *img, const run_info 
                s->rebuild_seconds, ri->copies, (unsigned long long)ri->memory_bits,
                (unsigned long long)ri->shadow_bits, ri->stopped_at, secs, ups, s->dit_writes);
         for (unsigned i = 0; i < lpm_image_stages(img); i++)
-            printf("%s%zu", i ? "," : "", s->stage_writes[i]);
-        printf("]}\n");
+            fprintf(fp, "%s%zu", i ? "," : "", s->stage_writes[i]);
+        fprintf(fp, "]}\n");
         return;
     }
-    printf("%-26s %zu (%zu announce, %zu withdraw, %zu no-op)\n", "updates", s->updates, s->announces, s->withdraws,
+    fprintf(fp, "%-26s %zu (%zu announce, %zu withdraw, %zu no-op)\n", "updates", s->updates, s->announces, s->withdraws,
            s->noops);
-    printf("%-26s %zu writes, %zu bubbles; per effective update %.3f writes, %.3f bubbles (max %zu, %zu)\n",
+    fprintf(fp, "%-26s %zu writes, %zu bubbles; per effective update %.3f writes, %.3f bubbles (max %zu, %zu)\n",
            "writes", s->writes, s->bubbles, eff ? (double)s->writes / eff : 0, eff ? (double)s->bubbles / eff : 0,
            s->max_writes, s->max_bubbles);
-    printf("%-26s %zu\n", "blocks added (head room)", s->blocks_added);
+    fprintf(fp, "%-26s %zu\n", "blocks added (head room)", s->blocks_added);
     if (s->blocks_copied || s->drain_bubbles)
-        printf("%-26s %zu blocks copied (height mapping), %zu drain bubbles\n", "", s->blocks_copied, s->drain_bubbles);
-    printf("%-26s %zu (head room %zu, stages %zu, nh bits %zu, balance %zu, asked for %zu)", "rebuilds", s->rebuilds,
+        fprintf(fp, "%-26s %zu blocks copied (height mapping), %zu drain bubbles\n", "", s->blocks_copied, s->drain_bubbles);
+    fprintf(fp, "%-26s %zu (head room %zu, stages %zu, nh bits %zu, balance %zu, asked for %zu)", "rebuilds", s->rebuilds,
            s->rebuild_why[LPM_REBUILD_HEADROOM], s->rebuild_why[LPM_REBUILD_STAGES],
            s->rebuild_why[LPM_REBUILD_NH_BITS], s->rebuild_why[LPM_REBUILD_BALANCE], s->rebuild_why[LPM_REBUILD_EVERY]);
     if (s->first_rebuild)
-        printf(", the first at update %zu", s->first_rebuild);
-    printf("\n");
+        fprintf(fp, ", the first at update %zu", s->first_rebuild);
+    fprintf(fp, "\n");
     if (s->rebuilds)
-        printf("%-26s %zu writes in %zu bubbles (largest rebuild %zu bubbles), %.3f s\n", "rebuild streams",
+        fprintf(fp, "%-26s %zu writes in %zu bubbles (largest rebuild %zu bubbles), %.3f s\n", "rebuild streams",
                s->rebuild_writes, s->rebuild_bubbles, s->max_rebuild_bubbles, s->rebuild_seconds);
-    printf("%-26s %u cop%s, %llu bits of memory, %llu of them for the shadow copy\n", "memory", ri->copies,
+    fprintf(fp, "%-26s %u cop%s, %llu bits of memory, %llu of them for the shadow copy\n", "memory", ri->copies,
            ri->copies == 1 ? "y" : "ies", (unsigned long long)ri->memory_bits, (unsigned long long)ri->shadow_bits);
-    printf("%-26s %.3f s, %.0f updates/s\n", "offline compile", secs, ups);
-    printf("%5s %10s\n%5s %10zu\n", "stage", "writes", "DIT", s->dit_writes);
+    fprintf(fp, "%-26s %.3f s, %.0f updates/s\n", "offline compile", secs, ups);
+    fprintf(fp, "%5s %10s\n%5s %10zu\n", "stage", "writes", "DIT", s->dit_writes);
     for (unsigned i = 0; i < lpm_image_stages(img); i++)
-        printf("%5u %10zu\n", i, s->stage_writes[i]);
+        fprintf(fp, "%5u %10zu\n", i, s->stage_writes[i]);
 }
 
 int lpm_cmd_update(int argc, char **argv)
@@ -140,7 +142,7 @@ int lpm_cmd_update(int argc, char **argv)
     lpm_upd_opts uo = { 1.10, 0 };
     int json = 0, c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "ho:", lo, NULL)) != -1) {
+    while ((c = lpm_cli_getopt(cmd, argc, argv, "ho:", lo)) != -1) {
         switch (c) {
         case O_IMAGE: image = optarg; break;
         case O_UPDATES: updates = optarg; break;
@@ -175,6 +177,10 @@ int lpm_cmd_update(int argc, char **argv)
         lpm_cli_error(cmd, "--image and --updates are required");
         return 2;
     }
+    if (bubbles && outp && !strcmp(bubbles, "-") && !strcmp(outp, "-")) {
+        lpm_cli_error(cmd, "-o - and --bubbles - cannot both write to standard output");
+        return 2;
+    }
     lpm_err err;
     lpm_image *img;
     int rc = lpm_image_load(&img, image, &err);
@@ -202,13 +208,15 @@ int lpm_cmd_update(int argc, char **argv)
         goto out;
     }
     if (bubbles) {
-        if (!(bf = lpm_cli_open_out(cmd, bubbles))) {
-            rc = 1;
+        if (!(bf = lpm_cli_open_out(cmd, bubbles, &rc)))
             goto out;
-        }
         fprintf(bf, "# lpmpipe bubbles v2: IPv%d %s, %u stages, word %u bits, DIT entry %u bits, %u cop%s\n",
                 img->family, img->ring ? "ring" : "linear", img->stages, img->word_bits, img->dit_bits, img->copies,
                 img->copies == 1 ? "y" : "ies");
+        /* What the readers check against the image they are given. */
+        fprintf(bf, "H bubbles=2 family=%d arch=%s stages=%u x=%u word_bits=%u dit_bits=%u copies=%u image_crc=%08x\n",
+                img->family, img->ring ? "ring" : "linear", img->stages, img->x, img->word_bits, img->dit_bits,
+                img->copies, (unsigned)lpm_image_file_crc(img));
     }
     run_info ri = { 0 };
     size_t bubble_no = 0;
@@ -263,7 +271,7 @@ int lpm_cmd_update(int argc, char **argv)
     if (ri.stopped_at) {
         /* what was compiled up to the update that stopped it, then exit 1 */
         if (!outp || strcmp(outp, "-"))
-            report(lpm_upd_get_stats(u), lpm_upd_image(u), &ri, json);
+            report(bubbles && !strcmp(bubbles, "-") ? stderr : stdout, lpm_upd_get_stats(u), lpm_upd_image(u), &ri, json);
         goto out;
     }
     if (rc)
@@ -274,8 +282,9 @@ int lpm_cmd_update(int argc, char **argv)
             goto out;
         }
     }
+    /* The report goes where the image and the bubbles do not. */
     if (!outp || strcmp(outp, "-"))
-        report(lpm_upd_get_stats(u), lpm_upd_image(u), &ri, json);
+        report(bubbles && !strcmp(bubbles, "-") ? stderr : stdout, lpm_upd_get_stats(u), lpm_upd_image(u), &ri, json);
     if (fflush(stdout))
         rc = 1;
 out:

@@ -26,4 +26,12 @@ int lpm_err_set(lpm_err *err, int code, const char *fmt, ...)
 int lpm_err_at(lpm_err *err, int code, const char *file, unsigned long line,
                const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
+/* Input text as messages quote it: printable ASCII as it is, tab, CR, LF
+ * and NUL as \t \r \n \0, every other byte (a UTF-8 byte order mark, a
+ * control character, non-ASCII) as \xNN, so that nothing in a message is
+ * invisible. Writes into buf (NUL-terminated, "..." at the end when it had
+ * to be cut; 128 bytes hold any address or number in full) and returns buf. */
+const char *lpm_quote(char *buf, size_t size, const char *s, size_t len);
+#define LPM_QUOTE_MAX 128
+
 #endif

@@ -1,4 +1,5 @@
 #include "fib.h"
+#include "input.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,9 +111,10 @@ int lpm_fib_finish(lpm_fib *f, lpm_err *err)
 
 int lpm_fib_write_plain(const lpm_fib *f, const char *path, lpm_err *err)
 {
-    FILE *fp = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
-    if (!fp)
-        return lpm_err_set(err, LPM_EFAIL, "%s: cannot write", path);
+    FILE *fp;
+    int rc = lpm_output_open(&fp, path, "w", err);
+    if (rc)
+        return rc;
     char buf[LPM_ADDR_STRLEN];
     for (size_t i = 0; i < f->n; i++) {
         lpm_prefix_format(&f->routes[i].pfx, buf, sizeof buf);

@@ -23,6 +23,7 @@ typedef struct lpm_fib {
     lpm_nhtab nh;
     size_t duplicates;   /* routes replaced by a later line (set by finish) */
     size_t skipped;      /* bad lines skipped under --skip-bad, or other family */
+    int records;         /* 1: read from MRT, so skipped and positions count records, not lines */
     char peer[96];       /* the peer chosen from a multi-peer RIB, "" if none */
 } lpm_fib;
 

@@ -42,6 +42,8 @@ static int bad(char *why, size_t size, const char *fmt, ...)
 int lpm_bgpdump_parse_line(char *s, size_t len, int mask_host, lpm_bgpdump_line *out,
                            char *why, size_t whysize)
 {
+    char q[LPM_QUOTE_MAX];
+#define Q(x) lpm_quote(q, sizeof q, (x), strlen(x))
     memset(out, 0, sizeof *out);
     if (len && s[len - 1] == '\r')
         s[--len] = '\0';
@@ -60,11 +62,11 @@ int lpm_bgpdump_parse_line(char *s, size_t len, int mask_host, lpm_bgpdump_line 
     int msg = !strcmp(type, "BGP4MP") || !strcmp(type, "BGP4MP_ET");
     int ap = !strcmp(type, "TABLE_DUMP2_AP") || !strcmp(type, "BGP4MP_AP") || !strcmp(type, "BGP4MP_ET_AP");
     if (!rib && !msg && !ap)
-        return bad(why, whysize, "unknown bgpdump record type '%.40s'", type);
+        return bad(why, whysize, "unknown bgpdump record type '%s'", Q(type));
     if (n < 3)
         return bad(why, whysize, "%s line with %d field%s (need at least 6)", type, n, n == 1 ? "" : "s");
     if (!is_time(f[1]))
-        return bad(why, whysize, "bad timestamp '%.40s'", f[1]);
+        return bad(why, whysize, "bad timestamp '%s'", Q(f[1]));
     out->time = strtod(f[1], NULL);
     const char *op = f[2];
     if (!strcmp(op, "STATE")) {
@@ -77,7 +79,7 @@ int lpm_bgpdump_parse_line(char *s, size_t len, int mask_host, lpm_bgpdump_line 
     }
     int kind = op[0] && !op[1] ? op[0] : 0;
     if (kind != 'A' && kind != 'W' && kind != 'B')
-        return bad(why, whysize, "unknown entry type '%.20s' (expected B, A, W or STATE)", op);
+        return bad(why, whysize, "unknown entry type '%s' (expected B, A, W or STATE)", Q(op));
     if (rib && kind != 'B')
         return bad(why, whysize, "'%s' entry in a %s line (RIB dumps hold B entries)", op, type);
     if (msg && kind == 'B')
@@ -98,7 +100,7 @@ int lpm_bgpdump_parse_line(char *s, size_t len, int mask_host, lpm_bgpdump_line 
         return bad(why, whysize, "peer address: %s", e.msg);
     size_t al = strlen(f[4]);
     if (!is_digits(f[4], al) || al > 10 || strtoull(f[4], NULL, 10) > 4294967295ULL)
-        return bad(why, whysize, "bad peer AS '%.20s'", f[4]);
+        return bad(why, whysize, "bad peer AS '%s'", Q(f[4]));
     out->peer_as = (uint32_t)strtoul(f[4], NULL, 10);
     if (lpm_prefix_parse(f[5], 0, mask_host, &out->pfx, &e))
         return bad(why, whysize, "%s", e.msg);
@@ -108,7 +110,7 @@ int lpm_bgpdump_parse_line(char *s, size_t len, int mask_host, lpm_bgpdump_line 
         if (out->nhlen == 0)
             return bad(why, whysize, "empty next-hop field");
         if (strpbrk(f[8], " \t"))
-            return bad(why, whysize, "next hop '%.60s' is not one token", f[8]);
+            return bad(why, whysize, "next hop '%s' is not one token", Q(f[8]));
         /* bgpdump prints INADDR_NONE when a route has no next hop. */
         if (!strcmp(f[8], "255.255.255.255")) {
             out->nh = NULL;
@@ -138,8 +140,8 @@ int lpm_fib_read_bgpdump(lpm_fib *f, lpm_input *in, const lpm_fib_opts *o, lpm_e
         if (i == len || line[i] == '#' || (line[i] == '\r' && i + 1 == len))
             continue;
         lpm_bgpdump_line bl;
-        if (!lpm_fib_text_ok(line, len))
-            snprintf(why, sizeof why, "binary data in a text table");
+        if (!lpm_fib_text_check(line, len, "a text table", why, sizeof why))
+            ;
         else if (lpm_bgpdump_parse_line(line, len, o->mask_host_bits, &bl, why, sizeof why) == 0) {
             if (bl.kind == 'S')
                 continue;

@@ -156,9 +156,14 @@ int lpm_fib_load(lpm_fib *f, const char *path, const lpm_fib_opts *o, lpm_err *e
     lpm_input_close(in);
     if (rc == LPM_OK)
         rc = lpm_fib_finish(f, err);
-    if (rc == LPM_OK && f->n == 0)
-        rc = lpm_err_set(err, LPM_EINPUT, "%s:%lu: no prefixes in table%s", path, lines,
-                         !f->skipped ? "" : fmt == LPM_FMT_MRT ? " (all records skipped)" : " (all lines skipped)");
+    if (rc == LPM_OK && f->n == 0) {
+        if (fmt == LPM_FMT_MRT)
+            rc = lpm_err_set(err, LPM_EINPUT, "%s: %lu record%s: no prefixes in table%s", path, lines, lines == 1 ? "" : "s",
+                             f->skipped ? " (all records skipped)" : "");
+        else
+            rc = lpm_err_set(err, LPM_EINPUT, "%s:%lu: no prefixes in table%s", path, lines,
+                             f->skipped ? " (all lines skipped)" : "");
+    }
     if (rc) {
         lpm_fib_free(f);
         lpm_fib_init(f);

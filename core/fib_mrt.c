@@ -1,7 +1,8 @@
 /* Binary MRT (RFC 6396): TABLE_DUMP, TABLE_DUMP_V2 (PEER_INDEX_TABLE,
  * RIB_IPV4_UNICAST, RIB_IPV6_UNICAST), BGP4MP and BGP4MP_ET UPDATE
  * messages. Every length is checked against its container; a bad record is
- * reported as "file:RECORD: reason" with the 1-based record number. */
+ * reported as "file: offset N: record R: reason", N the byte offset where
+ * the record starts (after decompression), R its 1-based number. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +37,8 @@ typedef struct {
     size_t npit;
     int have_pit;
     char why[400];
+    uint64_t *rec_off;   /* where each record starts */
+    size_t nrec, rec_cap;
 } mrt;
 
 static int bad(mrt *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -459,18 +462,49 @@ static int record(mrt *m, unsigned type, unsigned subtype, cur c, lpm_err *err)
     return 1;
 }
 
+/* "file: offset N: record R: why" for the record starting at offset N. */
+static int rec_err(lpm_err *err, const char *name, uint64_t off, unsigned long rec, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static int rec_err(lpm_err *err, const char *name, uint64_t off, unsigned long rec, const char *fmt, ...)
+{
+    char why[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    return lpm_err_set(err, LPM_EINPUT, "%s: offset %llu: record %lu: %s", name, (unsigned long long)off, rec, why);
+}
+
+/* Remembers where record rec (1-based) starts, for the replay's messages. */
+static int note_offset(mrt *m, uint64_t off, lpm_err *err)
+{
+    if (m->nrec == m->rec_cap) {
+        size_t cap = m->rec_cap ? m->rec_cap * 2 : 1024;
+        uint64_t *p = realloc(m->rec_off, cap * sizeof *p);
+        if (!p)
+            return lpm_err_set(err, LPM_EFAIL, "out of memory");
+        m->rec_off = p;
+        m->rec_cap = cap;
+    }
+    m->rec_off[m->nrec++] = off;
+    return LPM_OK;
+}
+
 int lpm_fib_read_mrt(lpm_fib *f, lpm_input *in, const lpm_fib_opts *o, lpm_err *err)
 {
     mrt m;
     memset(&m, 0, sizeof m);
     m.o = o;
     const char *name = lpm_input_name(in);
+    lpm_input_set_records(in);
+    f->records = 1;
     int rc = lpm_rib_init(&m.rib, o, err);
     uint8_t *body = NULL;
     size_t bodycap = 0;
     while (!rc) {
         uint8_t h[12];
         lpm_input_set_lineno(in, m.rec); /* decompression errors name the record */
+        uint64_t off = lpm_input_offset(in);
         long got = lpm_input_read(in, h, sizeof h, err);
         if (got < 0) {
             rc = strstr(err->msg, "memory") ? LPM_EFAIL : LPM_EINPUT;
@@ -479,15 +513,17 @@ int lpm_fib_read_mrt(lpm_fib *f, lpm_input *in, const lpm_fib_opts *o, lpm_err *
         if (got == 0)
             break;
         m.rec++;
+        if ((rc = note_offset(&m, off, err)))
+            break;
         if (got < 12) {
-            rc = lpm_err_at(err, LPM_EINPUT, name, m.rec, "truncated MRT record header (%ld of 12 bytes)", got);
+            rc = rec_err(err, name, off, m.rec, "truncated MRT record header (%ld of 12 bytes)", got);
             break;
         }
         unsigned type = (unsigned)h[4] << 8 | h[5], subtype = (unsigned)h[6] << 8 | h[7];
         uint32_t len = (uint32_t)h[8] << 24 | (uint32_t)h[9] << 16 | (uint32_t)h[10] << 8 | h[11];
         if (len > MRT_MAX_RECORD) {
-            rc = lpm_err_at(err, LPM_EINPUT, name, m.rec, "MRT record length %u exceeds %u bytes (not MRT, or corrupt)",
-                            len, MRT_MAX_RECORD);
+            rc = rec_err(err, name, off, m.rec, "MRT record length %u exceeds %u bytes (not MRT, or corrupt)", len,
+                         MRT_MAX_RECORD);
             break;
         }
         if (len > bodycap) {
@@ -505,8 +541,8 @@ int lpm_fib_read_mrt(lpm_fib *f, lpm_input *in, const lpm_fib_opts *o, lpm_err *
             break;
         }
         if ((uint32_t)got < len) {
-            rc = lpm_err_at(err, LPM_EINPUT, name, m.rec, "truncated MRT record: type %u subtype %u, length %u, only %ld bytes left",
-                            type, subtype, len, got);
+            rc = rec_err(err, name, off, m.rec, "truncated MRT record: type %u subtype %u, length %u, only %ld bytes left",
+                         type, subtype, len, got);
             break;
         }
         size_t mark = m.rib.n;
@@ -518,16 +554,19 @@ int lpm_fib_read_mrt(lpm_fib *f, lpm_input *in, const lpm_fib_opts *o, lpm_err *
             rc = strstr(err->msg, "memory") ? LPM_EFAIL : LPM_EINPUT;
         else if (r == -1) {
             if (!o->skip_bad)
-                rc = lpm_err_at(err, LPM_EINPUT, name, m.rec, "MRT type %u subtype %u: %s", type, subtype, m.why);
+                rc = rec_err(err, name, off, m.rec, "MRT type %u subtype %u: %s", type, subtype, m.why);
             m.rib.n = mark; /* nothing of a bad record stays */
             m.rib.skipped++;
         }
     }
+    m.rib.rec_off = m.rec_off;
+    m.rib.nrec = m.nrec;
     if (!rc)
         rc = lpm_rib_finish(&m.rib, f, name, m.rec, err);
     lpm_input_set_lineno(in, m.rec);
     free(body);
     free(m.pit);
+    free(m.rec_off);
     lpm_rib_free(&m.rib);
     return rc;
 }

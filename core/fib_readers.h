@@ -26,8 +26,9 @@ int lpm_fib_reader_add(lpm_fib *f, lpm_input *in, const lpm_fib_opts *o,
  * hashed from the prefix (written into lab). Sets *len. */
 const char *lpm_fib_missing_nh(const lpm_fib_opts *o, const lpm_prefix *p, char lab[16], size_t *len);
 
-/* 1 when a line holds only printable text (tabs and a final CR allowed). */
-int lpm_fib_text_ok(const char *s, size_t len);
+/* 1 when a line holds only text (no control byte but tab and a final CR);
+ * else 0 with "binary data in WHAT: byte '\0' at column N" in why. */
+int lpm_fib_text_check(const char *s, size_t len, const char *what, char *why, size_t size);
 
 /* A bad line: returns LPM_EINPUT with "file:line: why", or LPM_OK (and
  * counts it) under --skip-bad. */

@@ -1,6 +1,7 @@
 /* Per-peer route collection and replay for RIB and update formats. */
 #include "fib_rib.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,6 +103,26 @@ int lpm_rib_add(lpm_rib *r, uint32_t peer, const lpm_prefix *p, const char *nh,
     return LPM_OK;
 }
 
+/* "name:line: why", or for MRT "name: offset N: record R: why"; line 0
+ * with whole set: the file as a whole ("name: R records: why"). */
+static int at(const lpm_rib *r, lpm_err *err, int code, const char *name, unsigned long line, int whole,
+              const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+static int at(const lpm_rib *r, lpm_err *err, int code, const char *name, unsigned long line, int whole,
+              const char *fmt, ...)
+{
+    char why[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    if (!r->rec_off)
+        return lpm_err_at(err, code, name, line, "%s", why);
+    if (whole || line == 0 || line > r->nrec)
+        return lpm_err_set(err, code, "%s: %lu records: %s", name, line, why);
+    return lpm_err_set(err, code, "%s: offset %llu: record %lu: %s", name, (unsigned long long)r->rec_off[line - 1], line,
+                       why);
+}
+
 static int cmp_ev(const void *a, const void *b)
 {
     const lpm_rib_ev *x = a, *y = b;
@@ -147,7 +168,7 @@ static int no_peer(lpm_rib *r, const char *name, unsigned long lastline, lpm_err
         snprintf(sel, sizeof sel, "%s", r->o->peer_addr);
     if (r->o->peer_as >= 0)
         snprintf(sel + strlen(sel), sizeof sel - strlen(sel), "%sAS%ld", *sel ? " " : "", r->o->peer_as);
-    return lpm_err_at(err, LPM_EINPUT, name, lastline, "no routes from peer %s (peers with routes: %s)",
+    return at(r, err, LPM_EINPUT, name, lastline, 1, "no routes from peer %s (peers with routes: %s)",
                       sel, r->npeers ? list : "none");
 }
 
@@ -192,7 +213,7 @@ int lpm_rib_finish(lpm_rib *r, lpm_fib *f, const char *name, unsigned long lastl
     if (first[4] && first[6]) {
         const lpm_rib_ev *other = first[4]->seq < first[6]->seq ? first[6] : first[4];
         int fam = other == first[6] ? 4 : 6;
-        return lpm_err_at(err, LPM_EINPUT, name, other->line,
+        return at(r, err, LPM_EINPUT, name, other->line, 0,
                           "mixed address families: an IPv%d prefix in an IPv%d table (use --family to keep one)",
                           other->pfx.family, fam);
     }
@@ -217,7 +238,7 @@ int lpm_rib_finish(lpm_rib *r, lpm_fib *f, const char *name, unsigned long lastl
             lpm_err ee;
             int rc = lpm_fib_add_tok(f, &e->pfx, tok, strlen(tok), &ee);
             if (rc)
-                return lpm_err_at(err, rc, name, e->line, "%s", ee.msg);
+                return at(r, err, rc, name, e->line, 0, "%s", ee.msg);
         }
         i = j + 1;
     }

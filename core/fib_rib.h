@@ -36,6 +36,10 @@ typedef struct lpm_rib {
     lpm_addr sel_addr;
     int sel_family;    /* 0: no --peer */
     size_t skipped;    /* routes of the other family, bad lines/records */
+    /* MRT: byte offset of record i + 1 (lines are record numbers then, and
+     * messages say "file: offset N: record R"); NULL for text. */
+    const uint64_t *rec_off;
+    size_t nrec;
 } lpm_rib;
 
 /* Checks o->peer_addr. err gets "--peer: reason". */
@@ -54,8 +58,9 @@ int lpm_rib_add(lpm_rib *r, uint32_t peer, const lpm_prefix *p, const char *nh,
 
 /* Chooses the peer, replays its routes into f (not finished; duplicates
  * and skipped counted, f->peer named when the file had several peers or a
- * selection was given). Errors are "name:line: reason"; lastline is used
- * for whole-file errors. */
+ * selection was given). Errors are "name:line: reason" (MRT: "name: offset
+ * N: record R: reason"); lastline is used for whole-file errors (MRT:
+ * "name: R records: reason"). */
 int lpm_rib_finish(lpm_rib *r, lpm_fib *f, const char *name, unsigned long lastline, lpm_err *err);
 
 #endif

@@ -30,14 +30,15 @@ static int tokenize(char *s, size_t len, char **tok, size_t *tlen, int max)
     return n;
 }
 
-int lpm_fib_text_ok(const char *s, size_t len)
+int lpm_fib_text_check(const char *s, size_t len, const char *what, char *why, size_t size)
 {
-    if (memchr(s, '\0', len))
-        return 0;
     for (size_t i = 0; i < len; i++) {
         unsigned char c = (unsigned char)s[i];
-        if ((c < 32 && c != '\t' && c != '\r') || c == 127)
+        if ((c < 32 && c != '\t' && !(c == '\r' && i + 1 == len)) || c == 127) {
+            char q[8];
+            snprintf(why, size, "binary data in %s: byte '%s' at column %zu", what, lpm_quote(q, sizeof q, s + i, 1), i + 1);
             return 0;
+        }
     }
     return 1;
 }
@@ -48,8 +49,9 @@ static int read_lines(lpm_fib *f, lpm_input *in, const lpm_fib_opts *o, lpm_err 
     size_t len;
     int r;
     while ((r = lpm_input_getline(in, &line, &len, err)) == 1) {
-        if (!lpm_fib_text_ok(line, len)) {
-            int rc = lpm_fib_reader_bad(f, in, o, "binary data in a text table", err);
+        char why[sizeof(lpm_err)];
+        if (!lpm_fib_text_check(line, len, "a text table", why, sizeof why)) {
+            int rc = lpm_fib_reader_bad(f, in, o, why, err);
             if (rc)
                 return rc;
             continue;
@@ -59,7 +61,6 @@ static int read_lines(lpm_fib *f, lpm_input *in, const lpm_fib_opts *o, lpm_err 
         int n = tokenize(line, len, tok, tl, 3);
         if (n == 0)
             continue;
-        char why[sizeof(lpm_err)];
         lpm_prefix p;
         lpm_err e;
         int rc = LPM_OK;

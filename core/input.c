@@ -2,10 +2,12 @@
 #include "input.h"
 
 #include <bzlib.h>
+#include <errno.h>
 #include <lzma.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <zlib.h>
 
 enum codec { RAW, GZ, XZ, BZ2 };
@@ -18,6 +20,10 @@ struct lpm_input {
     enum codec codec;
     char name[256];
     unsigned long lineno;
+    uint64_t offset;     /* decompressed bytes handed to the reader */
+    int failed;          /* a decompression or read error: every later read repeats it */
+    lpm_err failure;
+    int records;         /* binary reader: lineno counts records */
     /* compressed side */
     unsigned char *cbuf;
     size_t clen, cpos;
@@ -49,8 +55,41 @@ static int fill_compressed(lpm_input *in, lpm_err *err)
     return 0;
 }
 
-/* Decompresses into dbuf; sets deof at the end of the data. */
+/* "file:LINE" of the line being read, or for a binary reader "file:
+ * offset N: record R" (the record being read, the offset where it starts). */
+static const char *where(const lpm_input *in, char *buf, size_t size)
+{
+    if (in->records)
+        snprintf(buf, size, "%s: offset %llu: record %lu", in->name, (unsigned long long)in->offset, in->lineno + 1);
+    else
+        snprintf(buf, size, "%s:%lu", in->name, in->lineno + 1);
+    return buf;
+}
+
+static int decompress(lpm_input *in, lpm_err *err);
+
+/* Decompresses into dbuf; sets deof at the end of the data. After an error
+ * the codec is never called again (libbz2, for one, smashes its stack when
+ * asked to go on after BZ_DATA_ERROR): the same error is returned. */
 static int fill_decompressed(lpm_input *in, lpm_err *err)
+{
+    if (in->failed) {
+        if (err)
+            *err = in->failure;
+        return -1;
+    }
+    lpm_err local;
+    if (!err)
+        err = &local;
+    if (decompress(in, err)) {
+        in->failed = 1;
+        in->failure = *err;
+        return -1;
+    }
+    return 0;
+}
+
+static int decompress(lpm_input *in, lpm_err *err)
 {
     in->dlen = in->dpos = 0;
     while (in->dlen == 0 && !in->deof) {
@@ -131,45 +170,31 @@ static int fill_decompressed(lpm_input *in, lpm_err *err)
         }
         in->cpos += consumed;
         in->dlen = produced;
-        if (trunc)
-            return lpm_err_set(err, LPM_EINPUT, "%s:%lu: truncated compressed data", in->name, in->lineno + 1), -1;
-        if (bad)
-            return lpm_err_set(err, LPM_EINPUT, "%s:%lu: corrupt compressed data", in->name, in->lineno + 1), -1;
+        char at[320];
+        if (trunc || bad || (!end && in->ceof && consumed == 0 && produced == 0))
+            return lpm_err_set(err, LPM_EINPUT, "%s: %s compressed data", where(in, at, sizeof at),
+                               bad ? "corrupt" : "truncated"), -1;
         if (end)
             in->stream_end = 1;
-        else if (in->ceof && consumed == 0 && produced == 0)
-            return lpm_err_set(err, LPM_EINPUT, "%s:%lu: truncated compressed data", in->name, in->lineno + 1), -1;
     }
     return 0;
 }
 
-int lpm_input_open(lpm_input **out, const char *path, lpm_err *err)
+/* Allocates the buffers and sniffs the codec from the first chunk; frees
+ * in (closing its stream when owned) on failure. */
+static int start(lpm_input *in, lpm_input **out, lpm_err *err)
 {
-    lpm_input *in = calloc(1, sizeof *in);
-    if (!in)
-        return lpm_err_set(err, LPM_EFAIL, "out of memory");
-    if (strcmp(path, "-") == 0) {
-        in->fp = stdin;
-        snprintf(in->name, sizeof in->name, "<stdin>");
-    } else {
-        in->fp = fopen(path, "rb");
-        in->own_fp = 1;
-        snprintf(in->name, sizeof in->name, "%s", path);
-        if (!in->fp) {
-            free(in);
-            return lpm_err_set(err, LPM_EINPUT, "%s: cannot open", path);
-        }
-    }
     in->cbuf = malloc(CHUNK);
     in->dbuf = malloc(CHUNK);
     if (!in->cbuf || !in->dbuf) {
         lpm_input_close(in);
         return lpm_err_set(err, LPM_EFAIL, "out of memory");
     }
-    /* Sniff the magic from the first compressed chunk. */
     if (fill_compressed(in, err)) {
+        int rc = errno == EISDIR ? lpm_err_set(err, LPM_EINPUT, "%s: is a directory, not a file", in->name)
+                                 : LPM_EFAIL;
         lpm_input_close(in);
-        return LPM_EFAIL;
+        return rc;
     }
     const unsigned char *m = in->cbuf;
     size_t n = in->clen;
@@ -195,11 +220,51 @@ int lpm_input_open(lpm_input **out, const char *path, lpm_err *err)
             in->deof = 1;
     }
     if (rc) {
+        lpm_err_set(err, LPM_EFAIL, "%s: decompressor init failed", in->name);
         lpm_input_close(in);
-        return lpm_err_set(err, LPM_EFAIL, "%s: decompressor init failed", path);
+        return LPM_EFAIL;
     }
     *out = in;
     return LPM_OK;
+}
+
+int lpm_input_open(lpm_input **out, const char *path, lpm_err *err)
+{
+    lpm_input *in = calloc(1, sizeof *in);
+    if (!in)
+        return lpm_err_set(err, LPM_EFAIL, "out of memory");
+    if (strcmp(path, "-") == 0) {
+        in->fp = stdin;
+        snprintf(in->name, sizeof in->name, "<stdin>");
+    } else {
+        struct stat st;
+        if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+            free(in);
+            return lpm_err_set(err, LPM_EINPUT, "%s: is a directory, not a file", path);
+        }
+        in->fp = fopen(path, "rb");
+        in->own_fp = 1;
+        snprintf(in->name, sizeof in->name, "%s", path);
+        if (!in->fp) {
+            int e = errno;
+            free(in);
+            return lpm_err_set(err, LPM_EINPUT, "%s: cannot open: %s", path, strerror(e));
+        }
+    }
+    return start(in, out, err);
+}
+
+int lpm_input_open_stream(lpm_input **out, FILE *fp, const char *name, lpm_err *err)
+{
+    lpm_input *in = calloc(1, sizeof *in);
+    if (!in) {
+        fclose(fp);
+        return lpm_err_set(err, LPM_EFAIL, "out of memory");
+    }
+    in->fp = fp;
+    in->own_fp = 1;
+    snprintf(in->name, sizeof in->name, "%s", name);
+    return start(in, out, err);
 }
 
 void lpm_input_close(lpm_input *in)
@@ -237,6 +302,7 @@ long lpm_input_read(lpm_input *in, void *buf, size_t n, lpm_err *err)
             k = n - got;
         memcpy(dst + got, in->dbuf + in->dpos, k);
         in->dpos += k;
+        in->offset += k;
         got += k;
     }
     return (long)got;
@@ -271,8 +337,10 @@ int lpm_input_getline(lpm_input *in, char **line, size_t *len, lpm_err *err)
             size_t nc = in->lcap ? in->lcap : 256;
             while (nc < n + k + 1)
                 nc *= 2;
-            if (nc > (64u << 20))
-                return lpm_err_set(err, LPM_EINPUT, "%s:%lu: line longer than 64 MiB", in->name, in->lineno + 1), -1;
+            if (nc > (64u << 20)) {
+                char at[320];
+                return lpm_err_set(err, LPM_EINPUT, "%s: line longer than 64 MiB", where(in, at, sizeof at)), -1;
+            }
             char *l = realloc(in->line, nc);
             if (!l)
                 return lpm_err_set(err, LPM_EFAIL, "out of memory"), -1;
@@ -282,8 +350,10 @@ int lpm_input_getline(lpm_input *in, char **line, size_t *len, lpm_err *err)
         memcpy(in->line + n, s, k);
         n += k;
         in->dpos += k;
+        in->offset += k;
         if (nl) {
             in->dpos++;
+            in->offset++;
             break;
         }
     }
@@ -309,4 +379,30 @@ unsigned long lpm_input_lineno(const lpm_input *in)
 void lpm_input_set_lineno(lpm_input *in, unsigned long n)
 {
     in->lineno = n;
+}
+
+void lpm_input_set_records(lpm_input *in)
+{
+    in->records = 1;
+}
+
+uint64_t lpm_input_offset(const lpm_input *in)
+{
+    return in->offset;
+}
+
+int lpm_output_open(FILE **fp, const char *path, const char *mode, lpm_err *err)
+{
+    struct stat st;
+    *fp = NULL;
+    if (!strcmp(path, "-")) {
+        *fp = stdout;
+        return LPM_OK;
+    }
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return lpm_err_set(err, LPM_EINPUT, "%s: is a directory, not a file", path);
+    *fp = fopen(path, mode);
+    if (!*fp)
+        return lpm_err_set(err, LPM_EFAIL, "%s: cannot write: %s", path, strerror(errno));
+    return LPM_OK;
 }

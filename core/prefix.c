@@ -6,42 +6,46 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define Q(s) lpm_quote(q, sizeof q, (s), strlen(s))
+
 static int parse_v4(const char *s, lpm_addr *out, lpm_err *err)
 {
+    char q[LPM_QUOTE_MAX];
     uint32_t v = 0;
     const char *p = s;
     for (int part = 0; part < 4; part++) {
         if (*p < '0' || *p > '9')
-            return lpm_err_set(err, LPM_EINPUT, "bad IPv4 address '%s': octet %d is not a number", s, part + 1);
+            return lpm_err_set(err, LPM_EINPUT, "bad IPv4 address '%s': octet %d is not a number", Q(s), part + 1);
         unsigned o = 0;
         int digits = 0;
         while (*p >= '0' && *p <= '9') {
             o = o * 10 + (unsigned)(*p - '0');
             if (++digits > 3 || o > 255)
-                return lpm_err_set(err, LPM_EINPUT, "bad IPv4 address '%s': octet %d out of range", s, part + 1);
+                return lpm_err_set(err, LPM_EINPUT, "bad IPv4 address '%s': octet %d out of range", Q(s), part + 1);
             p++;
         }
         v = (v << 8) | o;
         if (part < 3) {
             if (*p != '.')
-                return lpm_err_set(err, LPM_EINPUT, "bad IPv4 address '%s': expected 4 dotted octets", s);
+                return lpm_err_set(err, LPM_EINPUT, "bad IPv4 address '%s': expected 4 dotted octets", Q(s));
             p++;
         }
     }
     if (*p)
-        return lpm_err_set(err, LPM_EINPUT, "bad IPv4 address '%s': trailing characters", s);
+        return lpm_err_set(err, LPM_EINPUT, "bad IPv4 address '%s': trailing characters", Q(s));
     *out = lpm_addr_from_v4(v);
     return LPM_OK;
 }
 
 int lpm_addr_parse(const char *s, int *family, lpm_addr *out, lpm_err *err)
 {
+    char q[LPM_QUOTE_MAX];
     if (!s || !*s)
         return lpm_err_set(err, LPM_EINPUT, "empty address");
     if (strchr(s, ':')) {
         unsigned char b[16];
         if (strlen(s) >= 64 || inet_pton(AF_INET6, s, b) != 1)
-            return lpm_err_set(err, LPM_EINPUT, "bad IPv6 address '%s'", s);
+            return lpm_err_set(err, LPM_EINPUT, "bad IPv6 address '%s'", Q(s));
         uint64_t hi = 0, lo = 0;
         for (int i = 0; i < 8; i++) {
             hi = (hi << 8) | b[i];
@@ -79,16 +83,16 @@ int lpm_prefix_make(const lpm_addr *a, int family, unsigned len, int mask_host,
 int lpm_prefix_parse(const char *s, int allow_bare, int mask_host,
                      lpm_prefix *out, lpm_err *err)
 {
-    char buf[80];
+    char buf[80], q[LPM_QUOTE_MAX];
     size_t n = strlen(s);
     if (n == 0)
         return lpm_err_set(err, LPM_EINPUT, "empty prefix");
     if (n >= sizeof buf)
-        return lpm_err_set(err, LPM_EINPUT, "prefix too long");
+        return lpm_err_set(err, LPM_EINPUT, "prefix too long: '%s'", Q(s));
     memcpy(buf, s, n + 1);
     char *slash = strchr(buf, '/');
     if (!slash && !allow_bare)
-        return lpm_err_set(err, LPM_EINPUT, "missing '/len' in prefix '%s'", s);
+        return lpm_err_set(err, LPM_EINPUT, "missing '/len' in prefix '%s'", Q(s));
     if (slash)
         *slash = '\0';
     int family;
@@ -100,7 +104,7 @@ int lpm_prefix_parse(const char *s, int allow_bare, int mask_host,
     if (slash) {
         const char *l = slash + 1;
         if (*l < '0' || *l > '9')
-            return lpm_err_set(err, LPM_EINPUT, "bad prefix length in '%s'", s);
+            return lpm_err_set(err, LPM_EINPUT, "bad prefix length in '%s'", Q(s));
         unsigned long v = 0;
         for (; *l >= '0' && *l <= '9'; l++) {
             v = v * 10 + (unsigned long)(*l - '0');
@@ -108,9 +112,10 @@ int lpm_prefix_parse(const char *s, int allow_bare, int mask_host,
                 break;
         }
         if (*l && !(*l >= '0' && *l <= '9'))
-            return lpm_err_set(err, LPM_EINPUT, "bad prefix length in '%s'", s);
-        if (v > len)
-            return lpm_err_set(err, LPM_EINPUT, "prefix length /%lu out of range for IPv%d (0..%u)", v, family, len);
+            return lpm_err_set(err, LPM_EINPUT, "bad prefix length in '%s'", Q(s));
+        if (v > len) /* the digits as written, however many */
+            return lpm_err_set(err, LPM_EINPUT, "prefix length /%s out of range for IPv%d (0..%u)", Q(slash + 1), family,
+                               len);
         len = (unsigned)v;
     }
     return lpm_prefix_make(&a, family, len, mask_host, out, err);

@@ -40,8 +40,9 @@ int lpm_trace_load(const char *path, lpm_addr **out, size_t *n, int *family, lpm
         }
         char *rest = s + tl + strspn(s + tl, " \t\r");
         if (*rest && *rest != '#') {
-            rc = lpm_err_at(err, LPM_EINPUT, name, ln, "one address per line expected, found more after '%.*s'",
-                            (int)(tl > 64 ? 64 : tl), s);
+            char q[LPM_QUOTE_MAX];
+            rc = lpm_err_at(err, LPM_EINPUT, name, ln, "one address per line expected, found more after '%s'",
+                            lpm_quote(q, sizeof q, s, tl));
             break;
         }
         s[tl] = '\0';
@@ -186,10 +187,11 @@ int lpm_trace_write(const char *path, const lpm_addr *a, size_t n, int family, l
     if (family != LPM_AF_INET && family != LPM_AF_INET6)
         return lpm_err_set(err, LPM_EINPUT, "trace: family must be 4 or 6");
     int to_stdout = !strcmp(path, "-");
-    FILE *fp = to_stdout ? stdout : fopen(path, "w");
-    if (!fp)
-        return lpm_err_set(err, LPM_EFAIL, "%s: %s", path, strerror(errno));
-    int rc = lpm_trace_write_fp(fp, a, n, family, NULL);
+    FILE *fp;
+    int rc = lpm_output_open(&fp, path, "w", err);
+    if (rc)
+        return rc;
+    rc = lpm_trace_write_fp(fp, a, n, family, NULL);
     int bad = to_stdout ? fflush(fp) != 0 : fclose(fp) != 0;
     if (rc || bad)
         return lpm_err_set(err, LPM_EFAIL, "%s: write error: %s", to_stdout ? "<stdout>" : path, strerror(errno));

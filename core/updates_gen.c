@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "input.h"
 #include "rng.h"
 #include "trace.h"
 
@@ -218,9 +219,10 @@ int lpm_updates_gen(lpm_fib *fib, size_t n, double withdraw_share, uint64_t seed
 int lpm_updates_write(const char *path, const lpm_fib *fib, const lpm_update *u, size_t n, lpm_err *err)
 {
     int to_stdout = !strcmp(path, "-");
-    FILE *fp = to_stdout ? stdout : fopen(path, "w");
-    if (!fp)
-        return lpm_err_set(err, LPM_EFAIL, "%s: %s", path, strerror(errno));
+    FILE *fp;
+    int orc = lpm_output_open(&fp, path, "w", err);
+    if (orc)
+        return orc;
     int bad = 0;
     for (size_t i = 0; i < n && !bad; i++) {
         char p[LPM_ADDR_STRLEN + 8];

@@ -46,7 +46,7 @@ static int is_number(const char *s, size_t n)
 static int plain_line(char *s, size_t len, lpm_update *u, const char **nh, size_t *nhlen,
                       char *why, size_t wsize)
 {
-    char *tok[5];
+    char *tok[5], q[LPM_QUOTE_MAX];
     size_t tl[5];
     int n = 0;
     size_t i = 0;
@@ -69,9 +69,9 @@ static int plain_line(char *s, size_t len, lpm_update *u, const char **nh, size_
     if (n < 3)
         return snprintf(why, wsize, "expected 'time a|w prefix [nexthop]', got %d field%s", n, n == 1 ? "" : "s"), -1;
     if (!is_number(tok[0], tl[0]))
-        return snprintf(why, wsize, "bad time '%.40s' (seconds expected)", tok[0]), -1;
+        return snprintf(why, wsize, "bad time '%s' (seconds expected)", lpm_quote(q, sizeof q, tok[0], tl[0])), -1;
     if (tl[1] != 1 || (tok[1][0] != 'a' && tok[1][0] != 'w'))
-        return snprintf(why, wsize, "bad operation '%.20s' (a or w expected)", tok[1]), -1;
+        return snprintf(why, wsize, "bad operation '%s' (a or w expected)", lpm_quote(q, sizeof q, tok[1], tl[1])), -1;
     lpm_err e;
     if (lpm_prefix_parse(tok[2], 0, 0, &u->pfx, &e))
         return snprintf(why, wsize, "%s", e.msg), -1;
@@ -118,8 +118,8 @@ int lpm_updates_load_ex(const char *path, lpm_fib *fib, const char *peer_addr,
         if (len && line[len - 1] == '\r')
             line[--len] = '\0';
         unsigned long ln = lpm_input_lineno(in);
-        if (!lpm_fib_text_ok(line, len)) {
-            rc = lpm_err_at(err, LPM_EINPUT, name, ln, "binary data in an update trace");
+        if (!lpm_fib_text_check(line, len, "an update trace", why, sizeof why)) {
+            rc = lpm_err_at(err, LPM_EINPUT, name, ln, "%s", why);
             break;
         }
         lpm_update u = { 0 };

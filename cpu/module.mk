@@ -12,7 +12,12 @@ $(BUILD)/tests/cpu/test_%: EXTRA_LIBS += $(CPU_TESTLIB)
 
 # The DPDK peer (cpu/dpdk/peer_dpdk.c) only where libdpdk is installed;
 # without it cpu/dpdk/peer_none.c stands in and the bench says so.
-ifneq ($(shell pkg-config --exists libdpdk 2>/dev/null && echo yes),)
+# LPM_NO_PEERS=1 (the self-contained GPU package, gpu/module.mk) leaves it
+# out even where libdpdk is installed.
+ifeq ($(LPM_NO_PEERS),)
+CPU_HAVE_DPDK := $(shell pkg-config --exists libdpdk 2>/dev/null && echo yes)
+endif
+ifneq ($(CPU_HAVE_DPDK),)
 CPU_DPDK_OBJ := $(BUILD)/cpu/dpdk/peer_dpdk.o
 EXTRA_OBJS += $(CPU_DPDK_OBJ)
 EXTRA_LIBS += $(shell pkg-config --libs libdpdk)

@@ -187,6 +187,11 @@ static int upload(lpm_gale *g, lpm_err *err)
     return g->sink.upload(g->sink.ctx, g->t24, g->tl, g->nblocks, g->devcap, err);
 }
 
+int lpm_gale_reupload(lpm_gale *g, lpm_err *err)
+{
+    return upload(g, err);
+}
+
 int lpm_gale_build(lpm_gale *g, const lpm_fib *f, const lpm_gale_sink *sink, lpm_err *err)
 {
     memset(g, 0, sizeof *g);

@@ -51,13 +51,16 @@ void lpm_gale_free(lpm_gale *g);
  * sends them. Withdrawing an absent prefix is a no-op. */
 int lpm_gale_insert(lpm_gale *g, const lpm_prefix *p, uint32_t nh, lpm_err *err);
 int lpm_gale_delete(lpm_gale *g, const lpm_prefix *p, lpm_err *err);
+/* Sends the whole table again (what a flush does when the copy's long
+ * table is full); pending changes are in it. */
+int lpm_gale_reupload(lpm_gale *g, lpm_err *err);
 size_t lpm_gale_pending(const lpm_gale *g);
 size_t lpm_gale_prepare(lpm_gale *g, lpm_gale_bubble *out, size_t max);
 int lpm_gale_flush(lpm_gale *g, size_t batch, lpm_err *err);
 
 static inline uint32_t lpm_gale_resolve(uint32_t e)
 {
-    return e == GALE_NH_NONE ? LPM_NH_NONE : e;
+    return e == GALE_NH_NONE || e == GALE_NH_EMPTY ? LPM_NH_NONE : e;
 }
 
 size_t lpm_gale_copy_bytes(const lpm_gale *g);

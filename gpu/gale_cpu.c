@@ -10,12 +10,15 @@ static int cpu_upload(void *ctx, const uint32_t *t24, const uint32_t *tlong, uin
     lpm_gale_cpu *c = ctx;
     if (!c->t24 && !(c->t24 = malloc((size_t)4 << 24)))
         return lpm_err_set(err, LPM_EFAIL, "GALE: out of memory");
-    uint32_t *tl = calloc((size_t)capblocks * 256 + 1, 4);
+    size_t cap = (size_t)capblocks * 256 + 1;
+    uint32_t *tl = malloc(cap * 4);
     if (!tl)
         return lpm_err_set(err, LPM_EFAIL, "GALE: out of memory");
     memcpy(c->t24, t24, (size_t)4 << 24);
     if (nblocks)
         memcpy(tl, tlong, (size_t)nblocks * 256 * 4);
+    for (size_t i = (size_t)nblocks * 256; i < cap; i++)
+        tl[i] = GALE_NH_EMPTY; /* head room: never an answer */
     free(c->tl);
     c->tl = tl;
     c->capblocks = capblocks;

@@ -71,6 +71,10 @@ static int reserve(lpm_gamt *g, unsigned k, uint32_t units, lpm_err *err)
         grow((void **)&L->dirty, 8, (on + 63) / 64, (nn + 63) / 64) ||
         (k == g->H && grow((void **)&L->nlong, 4, on, nn)))
         return lpm_err_set(err, LPM_EFAIL, "GAMT: out of memory for level %u (%zu units)", k, nn);
+    /* Units not yet in a node read as the copies' head room does, so a
+     * new node's units always differ from it and all become bubbles. */
+    for (size_t u = on; u < nn; u++)
+        L->code[u] = GAMT_UNIT_EMPTY;
     L->cap = (uint32_t)nn;
     return LPM_OK;
 }
@@ -384,6 +388,8 @@ static int finish(lpm_gamt *g, int copy, lpm_err *err)
         used[k - 1] = g->lv[k].used;
     }
     int rc = g->sink.upload(g->sink.ctx, copy, rows, used, g->H, g->width, g->stride, err);
+    if (rc == LPM_OK)
+        rc = g->sink.swap(g->sink.ctx, copy, err);
     if (rc == LPM_OK)
         g->active = copy;
     return rc;

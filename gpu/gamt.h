@@ -21,16 +21,26 @@ typedef struct lpm_gamt_bubble {
     uint32_t value;
 } lpm_gamt_bubble;
 
-/* Where the two lookup copies live. Both calls return LPM_OK or an error
- * with a message. upload replaces copy c wholesale (any width); apply
- * writes a batch of bubbles into copy c, in list order of levels (the list
- * comes deepest level first, so a child is written before its pointer).
- * upload gets row k-1 = level k's first used[k-1] units; the rest of the
- * row (head room) is zero. strides is [0..H], index 0 unused. */
+/* Where the two lookup copies live. Every call returns LPM_OK or an error
+ * with a message. The protocol (tests/gpu/test_gamt.c checks it):
+ * - upload replaces copy c wholesale (any width), and only a copy that
+ *   lookups are not using: the initial one, or the inactive one for a
+ *   rebuild. It gets row k-1 = level k's first used[k-1] units; the rest
+ *   of each row (head room) must read GAMT_UNIT_EMPTY, a no-route leaf, so
+ *   that a stale read can never look like an answer. strides is [0..H],
+ *   index 0 unused.
+ * - swap makes copy c (just uploaded) the one lookups use from now on and
+ *   the one bubbles go to: the device waits for the upload before any
+ *   lookup or bubble reads c, and may reuse the old copy once the lookups
+ *   still reading it are done.
+ * - apply writes a batch of bubbles into the active copy c, in list order
+ *   of levels (the list comes deepest level first, so a child is written
+ *   before its pointer). */
 typedef struct lpm_gamt_sink {
     void *ctx;
     int (*upload)(void *ctx, int copy, const uint32_t *const *rows, const uint32_t *used,
                   unsigned levels, uint32_t width, const uint8_t *strides, lpm_err *err);
+    int (*swap)(void *ctx, int copy, lpm_err *err);
     int (*apply)(void *ctx, int copy, const lpm_gamt_bubble *b, size_t n, lpm_err *err);
 } lpm_gamt_sink;
 
@@ -104,7 +114,7 @@ int lpm_gamt_rebuild(lpm_gamt *g, lpm_err *err);
  * go to the host's exact table. */
 static inline uint32_t lpm_gamt_resolve(const lpm_gamt *g, uint32_t inf, const lpm_addr *a)
 {
-    if (inf == GAMT_NH_NONE)
+    if (inf == GAMT_NH_NONE || inf == GAMT_NH_EMPTY)
         return LPM_NH_NONE;
     if (inf == GAMT_NH_LONG)
         return lpm_ref_lookup(g->shadow, a, NULL);

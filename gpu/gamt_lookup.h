@@ -2,8 +2,9 @@
  * kernel and the CPU build. A unit is 32 bits: the upper 24 bits are "inf",
  * the low 8 bits "jump". jump 0: inf is a next-hop index (GAMT_NH_NONE: no
  * route, GAMT_NH_LONG: the /S unit holds longer prefixes, answered on the
- * host). jump k: the child node starts at unit inf of level k (levels count
- * from 1). Row k-1 of the table (width units) holds level k. */
+ * host, GAMT_NH_EMPTY: head room, a unit no build or bubble wrote, read as
+ * no route). jump k: the child node starts at unit inf of level k (levels
+ * count from 1). Row k-1 of the table (width units) holds level k. */
 #ifndef LPM_GAMT_LOOKUP_H
 #define LPM_GAMT_LOOKUP_H
 
@@ -13,7 +14,9 @@
 #define GAMT_MAX_WIDTH (1u << 24)   /* inf is 24 bits */
 #define GAMT_NH_NONE 0xFFFFFFu
 #define GAMT_NH_LONG 0xFFFFFEu
-#define GAMT_NH_MAX 0xFFFFFDu       /* largest next-hop index a unit can hold */
+#define GAMT_NH_EMPTY 0xFFFFFDu     /* head room (never an answer of a correct lookup) */
+#define GAMT_NH_MAX 0xFFFFFCu       /* largest next-hop index a unit can hold */
+#define GAMT_UNIT_EMPTY (GAMT_NH_EMPTY << 8) /* what head room holds: a no-route leaf */
 
 LPM_HD uint32_t gamt_unit_jump(uint32_t code) { return code & 0xFFu; }
 LPM_HD uint32_t gamt_unit_inf(uint32_t code) { return code >> 8; }
@@ -26,7 +29,7 @@ LPM_HD uint32_t gamt_step(const uint32_t *table, uint32_t width, uint32_t jump,
                           uint32_t inf, uint64_t key, unsigned pos, unsigned s)
 {
     inf += (uint32_t)((key << pos) >> (64 - s));
-    return table[(size_t)(jump - 1) * width + inf];
+    return lpm_ld_table(table + (size_t)(jump - 1) * width + inf);
 }
 
 /* Algorithm 1's inner loop. strides[k] is level k's stride (k = 1..H, all

@@ -1,14 +1,14 @@
 # gpu/: the CUDA objects when nvcc is there (PATH or /usr/local/cuda), with
 # the static CUDA runtime so the binary starts on machines with no GPU
 # driver. Without nvcc only the C parts (CPU builds of GAMT and GALE) are
-# built, gpu/gpu_none.c stands in for gpu_cuda.cu and `lpmpipe gpu` says so.
+# built, gpu/gpu_none.c stands in for the .cu files and `lpmpipe gpu` says so.
 NVCC ?= $(or $(shell command -v nvcc 2>/dev/null),$(wildcard /usr/local/cuda/bin/nvcc))
 ifneq ($(strip $(NVCC)),)
 CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(NVCC))
 # One architecture (H100/H200) plus PTX for newer ones keeps CI compile time low.
 NVCC_ARCH ?= -gencode arch=compute_90,code=[sm_90,compute_90]
 NVCC_FLAGS ?= -O2 -std=c++17 $(NVCC_ARCH) -Xcompiler -Wall,-Wextra,-Werror -Werror all-warnings
-EXTRA_OBJS += $(BUILD)/gpu/gpu_cuda.o
+EXTRA_OBJS += $(patsubst %.cu,$(BUILD)/%.o,$(wildcard gpu/*.cu))
 SKIP_SRCS += gpu/gpu_none.c
 EXTRA_LIBS += -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lstdc++
 
@@ -18,3 +18,27 @@ $(BUILD)/gpu/%.o: gpu/%.cu $(wildcard gpu/*.h core/*.h)
 	@$(if $(Q),echo "  NVCC $<")
 	$(Q)$(NVCC) $(NVCC_FLAGS) -c $< -o $@
 endif
+
+# A self-contained GPU package for a device machine that has none of this
+# tree's build dependencies (docs/results-gpu.md says how a session runs
+# it): lpmpipe and the device test built in $(GPU_BUILD) with no DPDK or
+# other optional peer, the static CUDA runtime, and zlib, xz, bzip2 and
+# Check linked statically, stripped into $(GPU_PACK)/ with a copy of the
+# shared data the measurement reads ($(GPU_DATA)) in $(GPU_PACK)/data.
+# libstdc++ and libgcc_s stay dynamic on purpose: linked statically, GCC
+# 12's copies pull arc4random and _dl_find_object and so need glibc 2.36;
+# dynamic, the package runs on glibc 2.34 with any libstdc++.so.6 of GCC 5
+# or later (scripts/gpu-pack.sh checks and writes this in MANIFEST.txt).
+GPU_PACK ?= gpu-pack
+GPU_DATA ?= ../shared/data
+GPU_BUILD ?= build-gpu
+GPU_STATIC_VARS := BUILD=$(GPU_BUILD) LPM_NO_PEERS=1 SAN= OPT=-O2 CFLAGS= LDFLAGS= \
+	LIBS="-Wl,-Bstatic -lz -llzma -lbz2 -Wl,-Bdynamic -lm -lpthread -ldl -lrt" \
+	CHECK_LIBS="-Wl,-Bstatic -lcheck -lsubunit -Wl,-Bdynamic"
+.PHONY: gpu-pack
+gpu-pack:
+	@test -n "$(NVCC)" || { echo "gpu-pack: nvcc not found: a GPU package needs CUDA" >&2; exit 2; }
+	@rm -f $(GPU_BUILD)/lpmpipe $(GPU_BUILD)/tests/gpu/test_gpu_device # linked with these flags only
+	@$(MAKE) --no-print-directory -j$(JOBS) $(GPU_STATIC_VARS) $(GPU_BUILD)/lpmpipe \
+		$(GPU_BUILD)/tests/gpu/test_gpu_device
+	@scripts/gpu-pack.sh $(GPU_BUILD) $(GPU_PACK) $(GPU_DATA)

@@ -99,6 +99,7 @@ unsigned lpm_image_dit_bits(const lpm_image *img) { return img->dit_bits; }
 unsigned lpm_image_key_bits(const lpm_image *img) { return img->key_bits; }
 unsigned lpm_image_initial_stride(const lpm_image *img) { return img->x; }
 int lpm_image_map_kind(const lpm_image *img) { return (int)img->map_kind; }
+uint32_t lpm_image_file_crc(const lpm_image *img) { return img->file_crc; }
 const lpm_nhtab *lpm_image_nhtab(const lpm_image *img) { return &img->nh; }
 size_t lpm_image_route_count(const lpm_image *img) { return img->nroutes; }
 const lpm_route *lpm_image_routes(const lpm_image *img) { return img->routes; }

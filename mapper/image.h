@@ -79,6 +79,9 @@ uint32_t lpm_image_stage_used(const lpm_image *img, unsigned stage); /* words in
 unsigned lpm_image_dit_bits(const lpm_image *img);
 uint64_t lpm_image_dit_entry(const lpm_image *img, uint32_t index);
 int lpm_image_map_kind(const lpm_image *img);            /* enum lpm_map_kind */
+/* The CRC-32 trailer of the file the image was loaded from (what a bubble
+ * file's header names); 0 for an image built or cloned in memory. */
+uint32_t lpm_image_file_crc(const lpm_image *img);
 
 /* Field widths and decoding of a node word (layout in docs/image-format.md). */
 typedef struct lpm_word_fmt {

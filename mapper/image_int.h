@@ -27,6 +27,7 @@ struct lpm_image {
     lpm_nhtab nh;
     lpm_route *routes;     /* the table, sorted, next hops index nh */
     size_t nroutes;
+    uint32_t file_crc;     /* the CRC-32 trailer it was loaded with (0: built in memory) */
 };
 
 /* An empty image with the given header (memories zeroed, copy 0 active);

@@ -1,10 +1,13 @@
 /* Reading and writing .lpi files, exactly as docs/image-format.md says. */
 #include "image_int.h"
 
+#include "../core/input.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <zlib.h>
 
 static const char magic[8] = { 'L', 'P', 'M', 'I', 'M', 'A', 'G', 'E' };
@@ -120,10 +123,11 @@ int lpm_image_save(const lpm_image *img, const char *path, lpm_err *err)
         crc = crc32(crc, b.p + off, (uInt)n);
     }
     put_le(&b, crc, 4);
-    FILE *fp = strcmp(path, "-") ? fopen(path, "wb") : stdout;
-    if (!fp) {
+    FILE *fp;
+    int orc = lpm_output_open(&fp, path, "wb", err);
+    if (orc) {
         free(b.p);
-        return lpm_err_set(err, LPM_EFAIL, "%s: %s", path, strerror(errno));
+        return orc;
     }
     size_t w = fwrite(b.p, 1, b.n, fp);
     int bad = w != b.n || ferror(fp);
@@ -139,9 +143,12 @@ int lpm_image_save(const lpm_image *img, const char *path, lpm_err *err)
 
 static int read_all(const char *path, unsigned char **out, size_t *n, lpm_err *err)
 {
+    struct stat st;
+    if (strcmp(path, "-") && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return lpm_err_set(err, LPM_EINPUT, "%s: is a directory, not a file", path);
     FILE *fp = strcmp(path, "-") ? fopen(path, "rb") : stdin;
     if (!fp)
-        return lpm_err_set(err, LPM_EINPUT, "%s: %s", path, strerror(errno));
+        return lpm_err_set(err, LPM_EINPUT, "%s: cannot open: %s", path, strerror(errno));
     size_t cap = 1 << 16, len = 0;
     unsigned char *p = malloc(cap);
     while (p) {
@@ -269,9 +276,15 @@ static int parse(lpm_image **out, const char *path, const unsigned char *p, size
     if (!img)
         return lpm_err_set(err, LPM_EFAIL, "%s: out of memory", path);
     if (img->word_bits != word_bits || img->dit_bits != dit_bits) {
+        unsigned want_w = img->word_bits, want_d = img->dit_bits;
         lpm_image_free(img);
         return lpm_err_set(err, LPM_EINPUT, "%s: word_bits %u / dit_bits %u do not match the field widths (%u / %u)",
-                           path, word_bits, dit_bits, img->word_bits, img->dit_bits);
+                           path, word_bits, dit_bits, want_w, want_d);
+    }
+    if (h[10] < LPM_MAP_RING || h[10] > LPM_MAP_BALANCED) {
+        lpm_image_free(img);
+        return lpm_err_set(err, LPM_EINPUT, "%s: map_kind %u is not in 1..%d (docs/image-format.md 2.1)", path, h[10],
+                           LPM_MAP_BALANCED);
     }
     img->map_kind = h[10];
     img->stride_k = h[11];
@@ -344,6 +357,7 @@ static int parse(lpm_image **out, const char *path, const unsigned char *p, size
         lpm_image_free(img);
         return rc;
     }
+    img->file_crc = crc_file;
     *out = img;
     return LPM_OK;
 }

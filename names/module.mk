@@ -8,7 +8,7 @@ SKIP_SRCS += names/ngpu_none.c
 CUDA_LINK ?= -L/usr/local/cuda/lib64 -lcudart_static -ldl -lrt -lpthread -lstdc++
 EXTRA_LIBS += $(if $(filter -lcudart_static,$(EXTRA_LIBS)),,$(CUDA_LINK))
 # A pattern rule, so that it never becomes make's default goal.
-$(BUILD)/names/%.o: names/%.cu names/nstep.h names/ngpu.h names/interweave.h names/ntable.h core/err.h
+$(BUILD)/names/%.o: names/%.cu names/nstep.h names/ngpu.h names/interweave.h names/ntable.h core/err.h gpu/cuda_check.h
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  NVCC $<")
 	$(Q)$(NAMES_NVCC) -arch=$(NAMES_CUDA_ARCH) -O2 -std=c++17 -Xcompiler -Wall,-Wextra,-Werror -c $< -o $@

@@ -119,8 +119,10 @@ static unsigned inputs(const lpm_naa *a, uint32_t x, uint32_t *y, uint32_t skip_
  * length when none (plain ATA: slots past its end are free). */
 static uint64_t nf_find(lpm_naa *a, uint64_t start, uint64_t L, uint64_t i)
 {
-    uint32_t *p = a->nf + start;
     uint64_t lim = L ? L : a->n;
+    if (i >= lim)
+        return i; /* also keeps an empty table's NULL nf out of the arithmetic */
+    uint32_t *p = a->nf + start;
     while (i < lim && p[i] != i) {
         uint64_t j = p[i];
         if (j < lim && p[j] != j)

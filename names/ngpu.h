@@ -20,9 +20,29 @@ typedef struct lpm_ngpu_opts {
 typedef struct lpm_ngpu_result {
     double kernel_sps;  /* searches/s, kernel only */
     double e2e_sps;     /* searches/s, copies included */
-    double latency_us;  /* one batch, copy in to copy out */
+    /* Per batch, first slice's copy-in start to last slice's copy-out end
+     * (names, lengths and group offsets all copied inside the clock), over
+     * every batch of the run with the pipeline full. */
+    double latency_us, latency_p99_us, latency_max_us;
+    uint64_t batches;
     uint64_t mismatches; /* against out_ref */
 } lpm_ngpu_result;
+
+/* The slice of a batch of bn names (bn > 0) that stream s of ns looks up:
+ * returns its first name, relative to the batch start, and its length in
+ * *count (0: the stream has nothing in this batch). Slices are whole warp
+ * groups of 32 names (the interweaved layout's unit) except the batch's
+ * last, and together cover every name of the batch exactly once. */
+static inline uint64_t lpm_ngpu_slice(uint64_t bn, unsigned ns, unsigned s, uint64_t *count)
+{
+    uint64_t groups = (bn + 31) / 32, per = (groups + ns - 1) / ns * 32, first = (uint64_t)s * per;
+    if (first >= bn) {
+        *count = 0;
+        return bn;
+    }
+    *count = bn - first < per ? bn - first : per;
+    return first;
+}
 
 #ifdef __cplusplus
 extern "C" {

@@ -57,7 +57,7 @@ uint64_t lpm_name_fnv(const char *s, size_t len)
 long lpm_name_normalize(const char *s, size_t len, char *out, const char **why)
 {
     if (!len || s[0] != '/') {
-        *why = "a name starts with '/'";
+        *why = "name does not start with '/' (names look like /com/example/www)";
         return -1;
     }
     size_t o = 0, comp = 0;
@@ -153,7 +153,7 @@ int lpm_ntable_load(lpm_ntable *t, const char *path, int skip_bad, size_t *skipp
         lpm_input_close(in);
         return rc;
     }
-    char norm[LPM_NAME_MAX + 1];
+    char norm[LPM_NAME_MAX + 1], q[LPM_QUOTE_MAX];
     char *line;
     size_t len, nskip = 0;
     unsigned long first = 0;
@@ -224,7 +224,8 @@ int lpm_ntable_load(lpm_ntable *t, const char *path, int skip_bad, size_t *skipp
             nskip++;
             continue;
         }
-        rc = lpm_err_at(err, LPM_EINPUT, lpm_input_name(in), lpm_input_lineno(in), "%s", why);
+        rc = lpm_err_at(err, LPM_EINPUT, lpm_input_name(in), lpm_input_lineno(in), "%s: '%s'", why,
+                        lpm_quote(q, sizeof q, line, len));
         goto out;
     }
     if (rc < 0) {
@@ -234,7 +235,10 @@ int lpm_ntable_load(lpm_ntable *t, const char *path, int skip_bad, size_t *skipp
     rc = 0;
     if (skipped)
         *skipped = nskip;
-    if (sort_only(t, err))
+    if (t->n == 0)
+        rc = lpm_err_at(err, LPM_EINPUT, lpm_input_name(in), lpm_input_lineno(in), "no names in the table%s",
+                        nskip ? " (all lines skipped)" : "");
+    else if (sort_only(t, err))
         rc = LPM_EFAIL;
 out:
     lpm_nref_free(seen);
@@ -357,7 +361,9 @@ int lpm_ntable_from_domains(lpm_ntable *t, const char *path, const lpm_ndomain_o
                 st->skipped++;
                 continue;
             }
-            rc = lpm_err_at(err, LPM_EINPUT, lpm_input_name(in), lpm_input_lineno(in), "%s", why);
+            char q[LPM_QUOTE_MAX];
+            rc = lpm_err_at(err, LPM_EINPUT, lpm_input_name(in), lpm_input_lineno(in), "%s: '%s'", why,
+                            lpm_quote(q, sizeof q, line, len));
             goto fail;
         }
         for (long k = 0; k < nl; k++)
@@ -368,6 +374,11 @@ int lpm_ntable_from_domains(lpm_ntable *t, const char *path, const lpm_ndomain_o
     }
     if (rc < 0) {
         rc = LPM_EINPUT;
+        goto fail;
+    }
+    if (t->n == 0) {
+        rc = lpm_err_at(err, LPM_EINPUT, lpm_input_name(in), lpm_input_lineno(in), "no hostnames in the list%s",
+                        st->skipped ? " (all lines skipped)" : "");
         goto fail;
     }
     lpm_input_close(in);

@@ -38,13 +38,18 @@ int lpm_nlist_load(lpm_ntable *list, const char *path, int skip_bad, size_t *ski
                 nskip++;
                 continue;
             }
-            rc = lpm_err_at(err, LPM_EINPUT, lpm_input_name(in), lpm_input_lineno(in), "%s", why);
+            char q[LPM_QUOTE_MAX];
+            rc = lpm_err_at(err, LPM_EINPUT, lpm_input_name(in), lpm_input_lineno(in), "%s: '%s'", why,
+                            lpm_quote(q, sizeof q, line + a, len - a));
             goto out;
         }
         if ((rc = lpm_ntable_add(list, norm, (size_t)nl, 0, err)))
             goto out;
     }
     rc = rc < 0 ? LPM_EINPUT : 0;
+    if (!rc && list->n == 0)
+        rc = lpm_err_at(err, LPM_EINPUT, lpm_input_name(in), lpm_input_lineno(in), "no names in the list%s",
+                        nskip ? " (all lines skipped)" : "");
     if (skipped)
         *skipped = nskip;
 out:

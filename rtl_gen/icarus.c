@@ -71,10 +71,10 @@ int lpm_rtl_icarus(lpm_rtl_cmp *c, const char *rtl, const char *work, int bubble
     lpm_rtl_fmt(vres, sizeof vres, "%s/rtl.res", work);
     uint64_t line;
     if (!same_file(vres, out, &line)) {
-        fprintf(stderr, "lpmpipe: rtl: Icarus and Verilator results differ at result line %" PRIu64 "\n", line);
+        fprintf(stderr, "lpmpipe: rtl verify: Icarus and Verilator results differ at result line %" PRIu64 "\n", line);
         c->icarus_bad++;
     } else {
-        fprintf(stderr, "lpmpipe: rtl: Icarus Verilog: %" PRIu64 " results, the same as Verilator's\n", line);
+        fprintf(stderr, "lpmpipe: rtl verify: note: Icarus Verilog: %" PRIu64 " results, the same as Verilator's\n", line);
     }
     return LPM_OK;
 }

@@ -72,7 +72,7 @@ static int compare_logs(lpm_rtl_cmp *c, const char *simlog, const char *rtllog, 
             continue;
         uint64_t cyc = line ? line - 1 : 0;
         if (c->cycle_bad++ < SHOW)
-            fprintf(stderr, "lpmpipe: rtl: cycle %" PRIu64 " differs:\n  sim: %s\n  rtl: %s\n", cyc, x ? x : "(log ended)",
+            fprintf(stderr, "lpmpipe: rtl verify: cycle %" PRIu64 " differs:\n  sim: %s\n  rtl: %s\n", cyc, x ? x : "(log ended)",
                     y ? y : "(log ended)");
         if (cyc < c->first_cycle)
             c->first_cycle = cyc;
@@ -140,7 +140,7 @@ static int compare_results(lpm_rtl_cmp *c, const char *simres, const char *rtlre
         snprintf(mine, sizeof mine, "%" PRIu64 ",%s,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64, id, at, tok, dit, ex, out);
         if (!x || !ok || strcmp(x, mine)) {
             if (c->result_bad++ < SHOW)
-                fprintf(stderr, "lpmpipe: rtl: result %" PRIu64 " differs:\n  sim: %s\n  rtl: %s\n", n,
+                fprintf(stderr, "lpmpipe: rtl verify: result %" PRIu64 " differs:\n  sim: %s\n  rtl: %s\n", n,
                         x ? x : "(no more results)", ok ? mine : "(no more results)");
             if (ok && ex < c->first_cycle)
                 c->first_cycle = ex;
@@ -158,13 +158,13 @@ static int compare_results(lpm_rtl_cmp *c, const char *simres, const char *rtlre
                 char w[128];
                 nh_text(c->img, want != LPM_NH_NONE, want, w, sizeof w);
                 if (c->ref_bad++ < SHOW)
-                    fprintf(stderr, "lpmpipe: rtl: request %" PRIu64 " %s: RTL says %s, the reference %s (prefix /%d)\n", id,
+                    fprintf(stderr, "lpmpipe: rtl verify: request %" PRIu64 " %s: RTL says %s, the reference %s (prefix /%d)\n", id,
                             at, tok, w, len);
             }
         }
     }
     if (ref && c->ref_checked != c->keys->n) {
-        fprintf(stderr, "lpmpipe: rtl: %" PRIu64 " results for %zu requests\n", c->ref_checked, c->keys->n);
+        fprintf(stderr, "lpmpipe: rtl verify: %" PRIu64 " results for %zu requests\n", c->ref_checked, c->keys->n);
         c->ref_bad++;
     }
     lpm_ref_free(ref);

@@ -1,41 +1,77 @@
 #!/usr/bin/env bash
-# make demo: the whole chain that exists so far, on built-in synthetic data.
-set -euo pipefail
+# make demo: the whole chain on built-in synthetic data, as a short report.
+# Each numbered section is one script in scripts/demo.d (its title on its
+# "# title:" line) and ends with its elapsed time. What a section makes
+# (tables, images, JSON reports, per-stage tables, Verilog) is written under
+# OUT (default build/demo, kept after the run) and its path printed; the
+# terminal gets labelled figures only. Sections report through three
+# prefixes on stdout (scripts/demo.d/lib.sh writes them):
+#   CHECK: what|compared|mismatches   an agreement check (counted in the summary)
+#   SUMMARY: line                     a key figure, repeated in the summary
+#   anything else                     shown as it is
+set -uo pipefail
 BIN=${1:-build/lpmpipe}
-W=$(mktemp -d /tmp/lpmpipe-demo.XXXXXX)
-trap 'rm -rf "$W"' EXIT
-say() { printf '\n== %s\n' "$*"; }
-summary=()
+case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
+OUT=${DEMO_OUT:-build/demo}
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+rm -rf "${OUT:?}"/*
+mkdir -p "$OUT/logs"
+W=$OUT
+export BIN W OUT
+LIB=$PWD/scripts/demo.d/lib.sh
+export LIB
+checks=$OUT/checks.tsv summary=$OUT/summary.txt
+: >"$checks"
+: >"$summary"
+shown=()
+failed=()
+t_all=$SECONDS
 
-say "1. synthetic IPv4 and IPv6 tables"
-"$BIN" fib gen --family 4 --count 200000 --seed 1 -o "$W/v4.fib"
-"$BIN" fib gen --family 6 --count 50000 --seed 1 -o "$W/v6.fib"
-"$BIN" fib stats --fib "$W/v4.fib"
-for fam in 4 6; do
-  summary+=("$("$BIN" fib stats --fib "$W/v$fam.fib" --json | python3 -c 'import json,sys; d=json.load(sys.stdin); print("IPv%d synthetic table: %d prefixes, %d next hops, %.1f%% nested" % (d["family"], d["prefixes"], d["next_hops"], 100*d["nesting_share"]))')")
-done
+printf 'lpmpipe demo: the whole chain on synthetic tables (no real data needed)\n'
+printf '%s\n' "$("$BIN" --version 2>/dev/null | head -1)"
+printf 'everything this run writes: %s\n' "$OUT"
 
-say "2. traces and lookups, every answer checked against the reference"
-for fam in 4 6; do
-  "$BIN" trace gen --fib "$W/v$fam.fib" --kind random-match --count 100000 --seed 2 -o "$W/v$fam.trace"
-  for e in $("$BIN" lookup --help | awk '/^engines:/{f=1;next} f&&NF{print $1}'); do
-    if "$BIN" lookup --fib "$W/v$fam.fib" --engine "$e" --verify --trace "$W/v$fam.trace" >/dev/null 2>"$W/err"; then
-      summary+=("IPv$fam engine $e: 100000 lookups, 0 mismatches")
-    elif grep -q "does not support" "$W/err"; then
-      :
-    else
-      cat "$W/err"; summary+=("IPv$fam engine $e: FAILED"); fi
-  done
-done
-
-for step in scripts/demo.d/*.sh; do
+n=0
+for step in scripts/demo.d/[0-9]*.sh; do
   [ -e "$step" ] || continue
-  say "$(sed -n 's/^# title: //p' "$step")"
-  out=$(BIN="$BIN" W="$W" bash "$step") || { echo "$out"; summary+=("$(basename "$step"): FAILED"); continue; }
-  echo "$out"
-  while IFS= read -r l; do summary+=("$l"); done < <(printf '%s\n' "$out" | sed -n 's/^SUMMARY: //p')
+  n=$((n + 1))
+  title=$(sed -n 's/^# title: //p' "$step")
+  short=$(sed -n 's/^# short: //p' "$step")
+  printf '\n%d. %s\n' "$n" "$title"
+  log=$OUT/logs/$(basename "$step" .sh).log
+  t0=$SECONDS
+  bash "$step" >"$OUT/logs/$(basename "$step" .sh).out" 2>"$log"
+  rc=$?
+  dt=$((SECONDS - t0))
+  while IFS= read -r l; do
+    case $l in
+      CHECK:*) printf '%s\t%s\n' "$n" "${l#CHECK: }" >>"$checks" ;;
+      SUMMARY:*) printf '%s\n' "${l#SUMMARY: }" >>"$summary"; printf '   %s\n' "${l#SUMMARY: }" ;;
+      *) printf '   %s\n' "$l" ;;
+    esac
+  done <"$OUT/logs/$(basename "$step" .sh).out"
+  if [ $rc -ne 0 ]; then
+    failed+=("$n. $title")
+    printf '   FAILED (exit %d); its messages:\n' "$rc"
+    sed 's/^/     /' "$log" | tail -15
+  fi
+  printf '   (%d s)\n' "$dt"
+  shown+=("${short:-$title}")
 done
 
-say "summary"
-printf '  %s\n' "${summary[@]}"
-if printf '%s\n' "${summary[@]}" | grep -q FAILED; then exit 1; fi
+# Agreement: every check a section made, counted.
+read -r nchecks compared mism < <(awk -F'|' '{ c++; n += $2; m += $3 } END { printf "%d %d %d\n", c, n, m }' "$checks")
+printf '\n%d. summary (whole run %d s)\n' "$((n + 1))" "$((SECONDS - t_all))"
+printf '   Shown: %s.\n' "$(IFS='|'; echo "${shown[*]}" | sed 's/|/; /g')"
+if [ ${#failed[@]} -eq 0 ] && [ "$mism" -eq 0 ]; then
+  printf '   Everything agreed: %d checks (%d answers and cycles compared), 0 mismatches.\n' "$nchecks" "$compared"
+else
+  printf '   NOT everything agreed: %d checks, %d compared, %d mismatches; failed sections: %s\n' "$nchecks" "$compared" \
+    "$mism" "${failed[*]:-none}"
+  awk -F'|' '$3 > 0 { print "     mismatches in: " $1 }' "$checks"
+fi
+printf '   Key figures:\n'
+sed 's/^/     /' "$summary"
+printf '   Checks in %s; per-section output and messages in %s/logs/.\n' "$checks" "$OUT"
+[ ${#failed[@]} -eq 0 ] && [ "$mism" -eq 0 ]

@@ -1,19 +1,22 @@
 #!/usr/bin/env bash
 # One idempotent installer for everything lpmpipe builds and tests with.
 # Does nothing when every package is present. --peers adds the heavy peer
-# libraries (DPDK), which the default suite does not need.
+# libraries (DPDK), which the default suite does not need; --fuzz adds
+# clang and its libFuzzer/sanitizer runtimes for `make fuzz`.
 set -euo pipefail
 
 pkgs=(build-essential pkg-config check zlib1g-dev liblzma-dev libbz2-dev
       verilator libsystemc-dev iverilog yosys nextpnr-ice40 fpga-icestorm
       gnuplot-nox bgpdump python3-mrtparse mrtparse xz-utils)
 peers=(libdpdk-dev)
+fuzz=(clang libclang-rt-dev bzip2 gzip)
 
 want=("${pkgs[@]}")
 for a in "$@"; do
   case "$a" in
     --peers) want+=("${peers[@]}") ;;
-    -h|--help) echo "usage: scripts/deps.sh [--peers]"; exit 0 ;;
+    --fuzz) want+=("${fuzz[@]}") ;;
+    -h|--help) echo "usage: scripts/deps.sh [--peers] [--fuzz]"; exit 0 ;;
     *) echo "deps.sh: unknown option '$a'" >&2; exit 2 ;;
   esac
 done

@@ -1,15 +1,25 @@
 #!/usr/bin/env bash
 # title: cycle-level simulation of a CAMP ring and a linear pipeline (every answer checked)
-set -euo pipefail
-BIN=${BIN:-build/lpmpipe}
-W=${W:?}
-"$BIN" map --fib "$W/v4.fib" --stages 24 -o "$W/sim-r24.lpi" >/dev/null
-"$BIN" map --fib "$W/v4.fib" --arch linear -o "$W/sim-lin.lpi" >/dev/null
-"$BIN" sim --image "$W/sim-r24.lpi" --trace "$W/v4.trace" --queue 16 --issue-width 2 --lookahead 32 --warmup 500 --verify
-ring=$("$BIN" sim --image "$W/sim-r24.lpi" --trace "$W/v4.trace" --queue 16 --issue-width 2 --lookahead 32 --warmup 500 --verify --json)
-lin=$("$BIN" sim --image "$W/sim-lin.lpi" --trace "$W/v4.trace" --queue 16 --warmup 500 --verify --json)
-camp=$("$BIN" sim --synthetic 24 --count 100000 --hop-cycles 1 --queue 32 --burst 16 --warmup 1000 --json)
-f() { tr -d '\n' <<<"$1" | sed -n "s/.*\"$2\":\([0-9.]*\).*/\1/p"; }
-echo "SUMMARY: sim IPv4 24-stage ring: LPC $(f "$ring" lpc), $(f "$ring" reference_checked) lookups, $(f "$ring" reference_mismatches) mismatches"
-echo "SUMMARY: sim IPv4 linear pipeline: LPC $(f "$lin" lpc), $(f "$lin" reference_checked) lookups, $(f "$lin" reference_mismatches) mismatches"
-echo "SUMMARY: sim CAMP slide 12 (24 stages all read, queue 32, bursts of 16): LPC $(f "$camp" lpc)"
+# short: cycle-level simulation (ring, linear, CAMP's slide 12)
+source "$LIB"
+"$BIN" map --fib v4.fib --stages 24 -o sim-ring24.lpi >/dev/null
+"$BIN" map --fib v4.fib --arch linear -o sim-linear.lpi >/dev/null
+"$BIN" sim --image sim-ring24.lpi --trace v4.trace --queue 16 --issue-width 2 --lookahead 32 --warmup 500 --verify --json >sim-ring.json
+"$BIN" sim --image sim-ring24.lpi --trace v4.trace --queue 16 --issue-width 2 --lookahead 32 --warmup 500 --verify >sim-ring.txt
+"$BIN" sim --image sim-linear.lpi --trace v4.trace --queue 16 --warmup 500 --verify --json >sim-linear.json
+"$BIN" sim --synthetic 24 --count 100000 --queue 32 --burst 16 --warmup 1000 --json >sim-camp12.json
+for r in ring linear; do
+  python3 - "sim-$r.json" "$r" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = d["check"]
+what = "IPv4 24-stage ring, issue width 2, queue 16" if sys.argv[2] == "ring" else "IPv4 linear pipeline, %d stages, queue 16" % d["stages"]
+print("SUMMARY: sim %s: %.3f lookups per cycle, utilisation %.1f%%, latency mean %.0f / p99 %d cycles; %d answers equal to the interpreter and the reference"
+      % (what, d["lpc"], 100 * d["utilisation"], d["latency"]["mean"], d["latency"]["p99"], c["checked"] - c["mismatches"]))
+print("CHECK: sim %s vs interpreter|%d|%d" % (sys.argv[2], c["checked"], c["mismatches"]))
+print("CHECK: sim %s vs reference|%d|%d" % (sys.argv[2], c["reference_checked"], c["reference_mismatches"]))
+PY
+done
+echo "SUMMARY: sim CAMP slide 12 (24 stages all read, queue 32, bursts of 16): $(json sim-camp12.json '"%.3f" % d["lpc"]') lookups per cycle"
+saved "per-stage utilisation and queues" sim-ring.txt
+saved "the runs as JSON" "sim-ring.json, sim-linear.json, sim-camp12.json"

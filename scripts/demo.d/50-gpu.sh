@@ -1,21 +1,26 @@
 #!/usr/bin/env bash
-# title: GPU engines: GAMT and GALE (CPU builds here; the GPU when there is one)
-set -uo pipefail
+# title: GPU engines: GAMT and GALE (their CPU builds here; the GPU when there is one)
+# short: GAMT and GALE (CPU builds; the GPU when present)
+source "$LIB"
 for fam in 4 6; do
   for e in gamt gale; do
     [ "$e" = gale ] && [ $fam = 6 ] && continue
-    if "$BIN" lookup --fib "$W/v$fam.fib" --engine $e --verify --trace "$W/v$fam.trace" >/dev/null 2>"$W/gpu.err"; then
-      n=$(grep -vc '^#' "$W/v$fam.trace")
-      echo "SUMMARY: IPv$fam $e (CPU build): $n lookups, 0 mismatches against the reference"
+    n=$(grep -vc '^#' "v$fam.trace")
+    if "$BIN" lookup --fib "v$fam.fib" --engine $e --verify --trace "v$fam.trace" >/dev/null 2>gpu.err; then
+      check "IPv$fam $e (CPU build)" "$n" 0
+      fig "IPv$fam $e (CPU build):" "$n lookups, each equal to the reference"
     else
-      cat "$W/gpu.err"; echo "SUMMARY: IPv$fam $e (CPU build): FAILED"; exit 1
+      cat gpu.err >&2; check "IPv$fam $e (CPU build)" "$n" 1; exit 1
     fi
   done
 done
-"$BIN" gpu info >"$W/gpu.out" 2>"$W/gpu.err"
-case $? in
-  0) "$BIN" gpu bench --fib "$W/v4.fib" --engine gamt --batch 1048576 --streams 4 --json
-     echo "SUMMARY: GPU: $(cat "$W/gpu.out")";;
-  3) echo "SUMMARY: GPU: none here, lpmpipe gpu exits 3: $(sed 's/^lpmpipe: gpu: //' "$W/gpu.err")";;
-  *) cat "$W/gpu.err"; echo "SUMMARY: GPU: FAILED"; exit 1;;
+set +e
+"$BIN" gpu info >gpu.out 2>gpu.err
+rc=$?
+set -e
+case $rc in
+  0) "$BIN" gpu bench --fib v4.fib --engine gamt --batch 1048576 --streams 4 --json >gpu-bench.json
+     echo "SUMMARY: GPU: $(head -1 gpu.out); GAMT bench in gpu-bench.json";;
+  3) echo "SUMMARY: GPU: none here (lpmpipe gpu exits 3: $(sed 's/^lpmpipe: gpu info: //' gpu.err | head -1)); no GPU figure";;
+  *) cat gpu.err >&2; echo "GPU: lpmpipe gpu info failed"; exit 1;;
 esac

@@ -284,14 +284,14 @@ START_TEST(test_mrt_table_dump_v2)
     lpm_fib_free(&f);
     /* Truncated: the last record loses a byte; mis-sized: an attribute
      * length beyond its entry. */
-    expect_err(put("trunc.mrt", m.b, m.n - 1), NULL, "trunc.mrt:5: truncated MRT record");
+    expect_err(put("trunc.mrt", m.b, m.n - 1), NULL, "trunc.mrt: offset 197: record 5: truncated MRT record");
     size_t rec2 = 12 + 44; /* after the PEER_INDEX_TABLE record */
     buf bad = m;
     bad.b[rec2 + 12 + 17] = 200; /* low byte of the 1st RIB entry's attribute length */
-    expect_err(put("size.mrt", bad.b, bad.n), NULL, "size.mrt:2: MRT type 13 subtype 2: RIB entry attribute length 200 exceeds");
+    expect_err(put("size.mrt", bad.b, bad.n), NULL, "record 2: MRT type 13 subtype 2: RIB entry attribute length 200 exceeds");
     buf pre = { .n = 0 };
     bytes(&pre, m.b + rec2, m.n - rec2);
-    expect_err(put("nopit.mrt", pre.b, pre.n), NULL, "nopit.mrt:1: MRT type 13 subtype 2: RIB record before any PEER_INDEX_TABLE");
+    expect_err(put("nopit.mrt", pre.b, pre.n), NULL, "nopit.mrt: offset 0: record 1: MRT type 13 subtype 2: RIB record before any PEER_INDEX_TABLE");
 }
 END_TEST
 
@@ -346,7 +346,7 @@ START_TEST(test_mrt_bgp4mp)
     lpm_fib_free(&f);
     /* The BGP length must match the record. */
     m.b[12 + 60 + 1] += 1; /* low byte of the BGP length of record 1 */
-    expect_err(put("len.mrt", m.b, m.n), NULL, "len.mrt:1: MRT type 17 subtype 1: BGP message length");
+    expect_err(put("len.mrt", m.b, m.n), NULL, "len.mrt: offset 0: record 1: MRT type 17 subtype 1: BGP message length");
 }
 END_TEST
 

@@ -26,7 +26,7 @@ bad() {
     echo "FAIL: $*: printed output although the input is bad"; fail=1; return
   fi
 }
-stats() { bad "$1" fib stats --fib "$2" "${@:3}"; }
+stats() { bad "lpmpipe: fib stats: $1" fib stats --fib "$2" "${@:3}"; }
 
 # --- plain text -----------------------------------------------------------
 printf '10.0.0.0/8 a\n10.0.0.256/24 b\n' >octet.txt
@@ -46,9 +46,16 @@ stats "empty.txt:0: empty file: no prefixes" empty.txt
 printf '# only\n# comments\n\n' >comments.txt
 stats "comments.txt:3: no prefixes in table" comments.txt
 printf '\001\002\003\004\377\376junk junk junk\n' >junk.bin
-stats "junk.bin:1: binary data in a text table" junk.bin
+stats "junk.bin:1: binary data in a text table: byte '\\x01' at column 1" junk.bin
 printf '10.0.0.0/8 a\n10.1.0.0/16\000b\n' >nul.txt
-stats "nul.txt:2: binary data in a text table" nul.txt
+stats "nul.txt:2: binary data in a text table: byte '\\0' at column 12" nul.txt
+# Invisible bytes are shown escaped, numbers in full.
+printf '\357\273\27710.0.0.0/8 a\n' >bom.txt
+stats "bom.txt:1: bad IPv4 address '\\xEF\\xBB\\xBF10.0.0.0': octet 1 is not a number" bom.txt
+printf '10.0.0.0/8 a\r\n10.0.0.0/8\r b\n' >cr.txt
+stats "cr.txt:2: binary data in a text table: byte '\\r' at column 11" cr.txt
+printf '10.0.0.0/123456789012345678901234567890 a\n' >longlen.txt
+stats "longlen.txt:1: prefix length /123456789012345678901234567890 out of range for IPv4 (0..32)" longlen.txt
 printf '10.0.0.0/8 a\n2001:db8::/32 b\n' >mixed.txt
 stats "mixed.txt:2: mixed address families: an IPv6 prefix in an IPv4 table (use --family to keep one)" mixed.txt
 printf '10.0.0.0/8 a b\n' >fields.txt
@@ -96,31 +103,31 @@ rib='\0\0\0\1\0\15\0\2\0\0\0\31\0\0\0\0\30\300\0\2\0\1\0\0\0\0\0\0\0\7\100\3\4\1
 printf "$pit$rib" >good.mrt
 "$BIN" fib stats --fib good.mrt >/dev/null 2>&1 || { echo "FAIL: the well-formed MRT file does not load"; fail=1; }
 printf "$pit$rib\0\0\0\1\0" >hdr.mrt
-stats "hdr.mrt:3: truncated MRT record header (5 of 12 bytes)" hdr.mrt
+stats "hdr.mrt: offset 68: record 3: truncated MRT record header (5 of 12 bytes)" hdr.mrt
 printf "$pit\0\0\0\1\0\15\0\2\0\0\0\144\0\0\0\0\30\300\0\2\0\1" >body.mrt
-stats "body.mrt:2: truncated MRT record: type 13 subtype 2, length 100, only 10 bytes left" body.mrt
+stats "body.mrt: offset 31: record 2: truncated MRT record: type 13 subtype 2, length 100, only 10 bytes left" body.mrt
 printf '\0\0\0\1\0\15\0\1\0\0\0\23\12\0\0\376\0\0\0\2\0\12\0\0\0\12\0\0\1\375\351' >pitcount.mrt
-stats "pitcount.mrt:1: MRT type 13 subtype 1: peer type: needs 1 bytes, only 0 left" pitcount.mrt
+stats "pitcount.mrt: offset 0: record 1: MRT type 13 subtype 1: peer type: needs 1 bytes, only 0 left" pitcount.mrt
 printf '\0\0\0\1\0\15\0\1\0\0\0\26\12\0\0\376\0\0\0\1\0\12\0\0\0\12\0\0\1\375\351\1\2\3' >pitlong.mrt
-stats "pitlong.mrt:1: MRT type 13 subtype 1: PEER_INDEX_TABLE has 3 bytes after its 1 peers" pitlong.mrt
+stats "pitlong.mrt: offset 0: record 1: MRT type 13 subtype 1: PEER_INDEX_TABLE has 3 bytes after its 1 peers" pitlong.mrt
 printf "$rib" >nopit.mrt
-stats "nopit.mrt:1: MRT type 13 subtype 2: RIB record before any PEER_INDEX_TABLE" nopit.mrt
+stats "nopit.mrt: offset 0: record 1: MRT type 13 subtype 2: RIB record before any PEER_INDEX_TABLE" nopit.mrt
 printf "$pit"'\0\0\0\1\0\15\0\2\0\0\0\31\0\0\0\0\30\300\0\2\0\1\0\5\0\0\0\0\0\7\100\3\4\12\0\0\1' >peeridx.mrt
-stats "peeridx.mrt:2: MRT type 13 subtype 2: RIB entry 1 names peer index 5, the PEER_INDEX_TABLE has 1 peers" peeridx.mrt
+stats "peeridx.mrt: offset 31: record 2: MRT type 13 subtype 2: RIB entry 1 names peer index 5, the PEER_INDEX_TABLE has 1 peers" peeridx.mrt
 printf "$pit"'\0\0\0\1\0\15\0\2\0\0\0\31\0\0\0\0\41\300\0\2\0\1\0\0\0\0\0\0\0\7\100\3\4\12\0\0\1' >plen.mrt
-stats "plen.mrt:2: MRT type 13 subtype 2: RIB prefix: prefix length /33 out of range for IPv4 (0..32)" plen.mrt
+stats "plen.mrt: offset 31: record 2: MRT type 13 subtype 2: RIB prefix: prefix length /33 out of range for IPv4 (0..32)" plen.mrt
 printf "$pit"'\0\0\0\1\0\15\0\2\0\0\0\31\0\0\0\0\30\300\0\2\0\1\0\0\0\0\0\0\0\11\100\3\4\12\0\0\1' >attr.mrt
-stats "attr.mrt:2: MRT type 13 subtype 2: RIB entry attribute length 9 exceeds its container (7 bytes left)" attr.mrt
+stats "attr.mrt: offset 31: record 2: MRT type 13 subtype 2: RIB entry attribute length 9 exceeds its container (7 bytes left)" attr.mrt
 printf "$pit"'\0\0\0\1\0\15\0\2\0\0\0\31\0\0\0\0\30\300\0\2\0\1\0\0\0\0\0\0\0\7\100\3\5\12\0\0\1' >attrlen.mrt
-stats "attrlen.mrt:2: MRT type 13 subtype 2: attribute 3 length 5 exceeds its container (4 bytes left)" attrlen.mrt
+stats "attrlen.mrt: offset 31: record 2: MRT type 13 subtype 2: attribute 3 length 5 exceeds its container (4 bytes left)" attrlen.mrt
 # BGP4MP MESSAGE with address family 3.
 printf '\0\0\0\1\0\20\0\1\0\0\0\10\375\352\375\350\0\0\0\3' >afi.mrt
-stats "afi.mrt:1: MRT type 16 subtype 1: BGP4MP address family 3 (expected 1 or 2)" afi.mrt
+stats "afi.mrt: offset 0: record 1: MRT type 16 subtype 1: BGP4MP address family 3 (expected 1 or 2)" afi.mrt
 # BGP4MP MESSAGE: KEEPALIVE whose BGP length (20) does not match the record (19).
 printf '\0\0\0\1\0\20\0\1\0\0\0\43\375\352\375\350\0\0\0\1\12\0\0\2\12\0\0\1\377\377\377\377\377\377\377\377\377\377\377\377\377\377\377\377\0\24\4' >bgplen.mrt
-stats "bgplen.mrt:1: MRT type 16 subtype 1: BGP message length 20 does not match the record (19 bytes)" bgplen.mrt
+stats "bgplen.mrt: offset 0: record 1: MRT type 16 subtype 1: BGP message length 20 does not match the record (19 bytes)" bgplen.mrt
 printf "$pit"'\0\0\0\1\0\15\0\2\377\377\377\377' >huge.mrt
-stats "huge.mrt:2: MRT record length 4294967295 exceeds 16777216 bytes (not MRT, or corrupt)" huge.mrt --format mrt
+stats "huge.mrt: offset 31: record 2: MRT record length 4294967295 exceeds 16777216 bytes (not MRT, or corrupt)" huge.mrt --format mrt
 
 # --- compressed, missing --------------------------------------------------
 for i in $(seq 1 3000); do echo "10.$((i / 256)).$((i % 256)).0/24 nh$((i % 7))"; done >big.txt
@@ -130,7 +137,7 @@ xz -c big.txt | head -c 2000 >trunc.txt.xz
 stats "trunc.txt.xz:$(xz -dc trunc.txt.xz 2>/dev/null | wc -l | awk '{ print $1 + 1 }'): truncated compressed data" trunc.txt.xz
 printf '\037\213garbage-not-deflate' >corrupt.gz
 stats "corrupt.gz:1: corrupt compressed data" corrupt.gz
-stats "nope.txt: cannot open" nope.txt
+stats "nope.txt: cannot open: No such file or directory" nope.txt
 
 # --- absurd options -------------------------------------------------------
 bad "lpmpipe: fib gen: --count: '-1' is not a whole number in 1..4000000" fib gen --family 4 --count -1
@@ -142,8 +149,8 @@ bad "lpmpipe: fib stats: --format: 'nope' is not one of auto, plain, pfx2as, bgp
 bad "lpmpipe: fib stats: --peer-as: 'x' is not a whole number in 0..4294967295" fib stats --peer-as x --fib good.mrt
 bad "lpmpipe: fib stats: --peer: bad IPv4 address '10.0.0.300': octet 4 out of range" fib stats --peer 10.0.0.300 --fib good.mrt
 bad "lpmpipe: fib stats: --family: '5' is not 4 or 6" fib stats --family 5 --fib good.mrt
-bad "lpmpipe: fib stats: '--bogus' is not an option of this command" fib stats --bogus --fib good.mrt
-bad "lpmpipe: fib stats: '--fib' needs a value" fib stats --fib
+bad "lpmpipe: fib stats: '--bogus' is not an option of this command (lpmpipe fib stats --help lists them)" fib stats --bogus --fib good.mrt
+bad "lpmpipe: fib stats: option '--fib' needs a value (lpmpipe fib stats --help)" fib stats --fib
 bad "lpmpipe: fib stats: --fib is required" fib stats
 bad "lpmpipe: fib: unknown subcommand 'bogus' (stats, convert, gen, tries)" fib bogus
 echo "$cases bad inputs checked"

@@ -14,6 +14,17 @@ printf '10.0.0.0/8 a\n10.1.0.0/16 b\n' >"$T/t.fib"
 "$B" gpu bench --fib "$T/t.fib" --engine gamt --batch 12 2>"$T/e"; [ $? -eq 2 ] || fail "batch 12 must exit 2"
 "$B" gpu bench --fib "$T/t.fib" --engine gamt --streams 33 2>"$T/e"; [ $? -eq 2 ] || fail "33 streams must exit 2"
 "$B" gpu frobnicate 2>"$T/e"; [ $? -eq 2 ] || fail "unknown subcommand must exit 2"
+# Lists of batches and streams: every value checked, updates need one point,
+# and every stream of the largest pair needs a batch of the lookups.
+for bad in "--batch 1024,,4096" "--batch 1024,12" "--batch ," "--streams 1,2,33" "--streams 4,"; do
+  "$B" gpu bench --fib "$T/t.fib" --engine gamt $bad 2>"$T/e"; [ $? -eq 2 ] || fail "$bad must exit 2"
+done
+"$B" gpu bench --fib "$T/t.fib" --engine gamt --batch 1024,2048 --updates 10 2>"$T/e"
+[ $? -eq 2 ] && grep -q 'one --batch' "$T/e" || fail "updates with a list of points must exit 2"
+"$B" gpu bench --fib "$T/t.fib" --engine gamt --batch 1048576 --streams 8 --count 4194304 2>"$T/e"
+[ $? -eq 2 ] && grep -q 'each stream a batch' "$T/e" || fail "count below batch x streams must exit 2"
+"$B" gpu bench --fib "$T/t.fib" --engine gamt --seconds -1 2>"$T/e"; [ $? -eq 2 ] || fail "--seconds -1 must exit 2"
+"$B" gpu bench --fib "$T/t.fib" --engine gamt --rebuild-every x 2>"$T/e"; [ $? -eq 2 ] || fail "--rebuild-every x must exit 2"
 
 "$B" gpu info >"$T/o" 2>"$T/e"
 rc=$?

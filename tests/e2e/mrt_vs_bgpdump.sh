@@ -17,7 +17,8 @@ run() {
   local name=$1; shift
   "$BIN" fib convert -o "$T/$name.txt" "$@" 2>"$T/$name.log"
   local rc=$?
-  grep -v '^lpmpipe: fib convert: .*\(duplicate\|skipped\)' "$T/$name.log" | sed 's/^[^:]*:[0-9]*: //; s/^lpmpipe: fib convert: [^:]*: //' >"$T/$name.err"
+  grep -v '^lpmpipe: fib convert: \(note: \|.*skipped$\)' "$T/$name.log" |
+    sed 's/^lpmpipe: fib convert: //; s/^[^:]*:[0-9]*: //; s/^[^:]*: offset [0-9]*: record [0-9]*: //; s/^[^:]*: [0-9]* records\{0,1\}: //' >"$T/$name.err"
   echo $rc
 }
 

@@ -100,13 +100,29 @@ bfail() { # name expected-text
   "$BIN" sim --image "$W/ring.lpi" --trace "$W/t.tr" --updates "$W/g.bub" >/dev/null 2>"$W/err"
   [ $? -eq 2 ] && grep -q "g.bub:[0-9]*: .*$2" "$W/err" || bad "$1 not refused: $(cat "$W/err")"
 }
-printf 'U 1 a 10.0.0.0/8 x writes=1 bubbles=1\nB 1 bogus 0:1:1\n' >"$W/g.bub"; bfail "unknown flag" "unknown bubble flag"
-printf 'U 1 a 10.0.0.0/8 x writes=1 bubbles=1\nB 1 swap\n' >"$W/g.bub"; bfail "swap outside a rebuild" "swap bubble"
-printf 'U 1 a 10.0.0.0/8 x writes=1 bubbles=1\nB 1 fence 0:1:1\n' >"$W/g.bub"; bfail "fence outside a rebuild" "belong to a rebuild"
-printf 'U 1 a 10.0.0.0/8 x writes=1 bubbles=2\nR 1 every copy=1 writes=1 bubbles=2\nB 1 swap\nB 2 0:1:1\n' >"$W/g.bub"
+# The records around real writes (one of the live copy 0, one of copy 1 from
+# a rebuild) and the file's own header, so that only the grammar is wrong.
+H=$(grep -m1 '^H ' "$W/ring.bub")
+w0=$(awk '$1 == "B" && $3 ~ /:/ { print $3; exit }' "$W/ring.bub")
+w1=$(awk '$1 == "B" && $3 == "fence" { print $4; exit }' "$W/ring.bub")
+[ -n "$H" ] && [ -n "$w0" ] && [ -n "$w1" ] || bad "cannot find the header and writes in ring.bub"
+gb() { printf '%s\n' "$H" "$@" >"$W/g.bub"; }
+gb 'U 1 a 10.0.0.0/8 x writes=1 bubbles=1' "B 1 bogus $w0"; bfail "unknown flag" "unknown bubble flag"
+gb 'U 1 a 10.0.0.0/8 x writes=1 bubbles=1' 'B 1 swap'; bfail "swap outside a rebuild" "belong to a rebuild"
+gb 'U 1 a 10.0.0.0/8 x writes=1 bubbles=1' "B 1 fence $w0"; bfail "fence outside a rebuild" "belong to a rebuild"
+gb 'U 1 a 10.0.0.0/8 x writes=1 bubbles=2' 'R 1 every copy=1 writes=1 bubbles=2' 'B 1 swap' "B 2 $w1"
 bfail "swap not last" "swap must be the last"
-printf 'U 1 a 10.0.0.0/8 x writes=1 bubbles=2\nR 1 every copy=1 writes=1 bubbles=2\nB 1 0:1:1\nU 2 w 10.0.0.0/8 -\n' >"$W/g.bub"
+gb 'U 1 a 10.0.0.0/8 x writes=1 bubbles=2' 'R 1 every copy=1 writes=1 bubbles=2' "B 1 $w1" 'U 2 w 10.0.0.0/8 -'
 bfail "rebuild without its swap" "before its swap"
-printf 'U 1 a 10.0.0.0/8 x writes=1 bubbles=2\nR 1 every copy=1 frob=2 bubbles=2\n' >"$W/g.bub"; bfail "unknown R key" "unknown key"
+gb 'U 1 a 10.0.0.0/8 x writes=1 bubbles=2' 'R 1 every copy=1 frob=2 bubbles=2'; bfail "unknown R key" "unknown key"
+gb 'U 1 a 10.0.0.0/8 x writes=1 bubbles=2' 'R 1 every copy=0 writes=1 bubbles=2'; bfail "a rebuild into the live copy" "inactive copy"
+gb 'U 1 a 10.0.0.0/8 x writes=1 bubbles=2' 'R 1 every copy=1 writes=1 bubbles=2' "B 1 $w0" 'B 2 swap'
+bfail "a rebuild writing the live copy" "outside copy 1"
+gb 'U 1 a 10.0.0.0/8 x writes=1 bubbles=1' "B 1 $w1"; bfail "an update writing the inactive copy" "outside copy 0"
+gb 'U 1 a 10.0.0.0/8 x writes=2 bubbles=2' 'R 1 every copy=1 writes=2 bubbles=2' "B 1 $w1" 'B 2 swap'
+bfail "R writes= against its bubbles" "hold 1 writes, its R line says writes=2"
+gb 'U 1 a 10.0.0.0/8 x writes=1 bubbles=1' 'R 1 every'; bfail "an R line without copy=" "needs copy="
+printf '%s\n' "${H/copies=2/copies=1}" 'U 1 a 10.0.0.0/8 x writes=0 bubbles=0' >"$W/g.bub"
+bfail "a file for an image without a shadow copy" "made for an image with 1 copy, this image has 2"
 
 exit $fail

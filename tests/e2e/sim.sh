@@ -97,9 +97,9 @@ printf '10.0.0.1\nnot-an-address\n' >"$W/bad.trace"
 printf '10.0.0.1\n2001:db8::1\n' >"$W/mix.trace"
 "$BIN" sim --image "$W/r8.lpi" --trace "$W/mix.trace" >/dev/null 2>"$W/err"
 [ $? -eq 2 ] && grep -q "mix.trace:2:" "$W/err" || bad "IPv6 address on an IPv4 image not refused"
-printf 'U 1 a x\nB 1 99:0:1\n' >"$W/bad.bub"
+{ grep '^H ' "$W/r8.bub"; printf 'U 1 a x\nB 1 99:0:1\n'; } >"$W/bad.bub"
 "$BIN" sim --image "$W/r8.lpi" --trace "$W/t4.trace" --updates "$W/bad.bub" >/dev/null 2>"$W/err"
-[ $? -eq 2 ] && grep -q "bad.bub:2:" "$W/err" || bad "bubble to stage 99 not refused: $(cat "$W/err")"
+[ $? -eq 2 ] && grep -q "bad.bub:3: write to stage 99, the image has 8 stages" "$W/err" || bad "bubble to stage 99 not refused: $(cat "$W/err")"
 for opt in "--queue -1" "--issue-width 0" "--issue-width 65" "--burst 0.5" "--load 0" "--rob x" "--warmup" "--bogus" \
            "--hop-cycles 0" "--hop-cycles 17" "--queue 0" "--ports 3" "--result-ready 0" "--result-ready 1.5" \
            "--result-ready 0.5 --hop-cycles 1"; do

@@ -45,8 +45,10 @@ check_case() {
   right=$(awk '$1 == "B" && $2 == 2 { print $3 }' "$W/real.bub")
   [[ "$wrong" == "$3":* && "$right" == "$3":* && "$wrong" != "$right" ]] ||
     { bad "$name: expected one write to $3 per update: $(cat "$W/real.bub")"; return; }
-  { echo "U 1 a $name"; echo "B 1 $right"; echo "B 2 $right"; } >"$W/good.bub"
-  { echo "U 1 a $name"; echo "B 1 $wrong"; echo "B 2 $right"; } >"$W/corrupt.bub"
+  local head
+  head=$(grep '^H ' "$W/real.bub")
+  { echo "$head"; echo "U 1 a $name"; echo "B 1 $right"; echo "B 2 $right"; } >"$W/good.bub"
+  { echo "$head"; echo "U 1 a $name"; echo "B 1 $wrong"; echo "B 2 $right"; } >"$W/corrupt.bub"
   for i in $(seq 20); do echo "$4"; done >"$W/a.trace"
 
   # Control: the same run without the corruption passes, every answer checked.

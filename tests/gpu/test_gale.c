@@ -30,6 +30,15 @@ static void copy_matches_table(const gt_gale *x)
     ck_assert_uint_le(x->g.nblocks, x->c.capblocks);
     if (x->g.nblocks)
         ck_assert_msg(memcmp(x->c.tl, x->g.tl, (size_t)x->g.nblocks * 256 * 4) == 0, "long table copy differs");
+    /* Head room: only the explicit empty code, which no entry uses and
+     * which reads as no route, never as next hop 0. */
+    for (size_t i = (size_t)x->g.nblocks * 256; i < (size_t)x->c.capblocks * 256; i++)
+        if (x->c.tl[i] != GALE_NH_EMPTY)
+            ck_abort_msg("long-table head room entry %zu is %#x", i, x->c.tl[i]);
+    for (size_t i = 0; i < (size_t)1 << 24; i++)
+        if (x->g.t24[i] == GALE_NH_EMPTY)
+            ck_abort_msg("direct entry %zu holds the head-room code", i);
+    ck_assert_uint_eq(lpm_gale_resolve(GALE_NH_EMPTY), LPM_NH_NONE);
 }
 
 static void agree(const gt_gale *x, const lpm_ref *ref, const lpm_fib *f, size_t n, uint64_t seed)

@@ -24,16 +24,26 @@ static void drop(gt_gamt *x)
     lpm_gamt_cpu_free(&x->c);
 }
 
-/* The copy lookups read equals the host trie, unit for unit. */
+/* The copy lookups read equals the host trie, unit for unit; its head
+ * room holds only the explicit no-route leaf, which no unit of the trie
+ * uses (a stale read can never look like an answer). */
 static void copy_matches_trie(const gt_gamt *x)
 {
     const lpm_gamt *g = &x->g;
+    ck_assert_int_eq(x->c.active, g->active);
     const uint32_t *t = x->c.tab[g->active];
     ck_assert_uint_eq(x->c.width[g->active], g->width);
     for (unsigned k = 1; k <= g->H; k++) {
+        const uint32_t *row = t + (size_t)(k - 1) * g->width;
         ck_assert_uint_le(g->lv[k].used, g->width);
-        ck_assert_msg(memcmp(t + (size_t)(k - 1) * g->width, g->lv[k].code, g->lv[k].used * 4u) == 0,
+        ck_assert_msg(memcmp(row, g->lv[k].code, g->lv[k].used * 4u) == 0,
                       "level %u of the lookup copy differs from the trie", k);
+        for (uint32_t u = 0; u < g->lv[k].used; u++)
+            if (g->lv[k].code[u] == GAMT_UNIT_EMPTY)
+                ck_abort_msg("level %u unit %u of the trie is the head-room code", k, u);
+        for (uint32_t u = g->lv[k].used; u < g->width; u++)
+            if (row[u] != GAMT_UNIT_EMPTY)
+                ck_abort_msg("level %u head-room unit %u is %#x, not the no-route leaf", k, u, row[u]);
     }
 }
 
@@ -235,6 +245,46 @@ done:
 }
 END_TEST
 
+/* The sink protocol the device relies on (gamt.h): the CPU sink refuses
+ * an upload into the copy lookups use, a swap without a new upload, and
+ * bubbles for the inactive copy; head room reads as no route. */
+START_TEST(test_sink_protocol)
+{
+    lpm_fib f;
+    gt_random_table(&f, 4, 300, 7);
+    gt_gamt x;
+    build(&x, &f, NULL);
+    lpm_gamt_sink *s = &x.g.sink;
+    lpm_err err;
+    int a = x.g.active, o = 1 - a;
+    const uint32_t *rows[GAMT_MAX_LEVELS];
+    uint32_t used[GAMT_MAX_LEVELS];
+    for (unsigned k = 1; k <= x.g.H; k++) {
+        rows[k - 1] = x.g.lv[k].code;
+        used[k - 1] = x.g.lv[k].used;
+    }
+    lpm_gamt_bubble b = { 1, 0, x.g.lv[1].code[0] };
+    ck_assert_int_eq(s->upload(s->ctx, a, rows, used, x.g.H, x.g.width, x.g.stride, &err), LPM_EFAIL);
+    ck_assert_int_eq(s->swap(s->ctx, o, &err), LPM_EFAIL);
+    ck_assert_int_eq(s->apply(s->ctx, o, &b, 1, &err), LPM_EFAIL);
+    ck_assert_int_eq(s->upload(s->ctx, o, rows, used, x.g.H, x.g.width, x.g.stride, &err), LPM_OK);
+    ck_assert_int_eq(s->apply(s->ctx, o, &b, 1, &err), LPM_EFAIL); /* not swapped in yet */
+    ck_assert_int_eq(s->swap(s->ctx, o, &err), LPM_OK);
+    ck_assert_int_eq(s->swap(s->ctx, o, &err), LPM_EFAIL);         /* twice: no new upload */
+    ck_assert_int_eq(s->apply(s->ctx, o, &b, 1, &err), LPM_OK);
+    ck_assert_int_eq(s->apply(s->ctx, a, &b, 1, &err), LPM_EFAIL);
+    x.g.active = o;
+    copy_matches_trie(&x);
+    /* A head-room unit, read as a lookup would read it, is no route. */
+    const uint32_t *t = x.c.tab[o];
+    uint32_t inf = gamt_unit_inf(t[(size_t)(x.g.H - 1) * x.g.width + x.g.width - 1]);
+    lpm_addr any = { 0, 0 };
+    ck_assert_uint_eq(lpm_gamt_resolve(&x.g, inf, &any), LPM_NH_NONE);
+    drop(&x);
+    lpm_fib_free(&f);
+}
+END_TEST
+
 START_TEST(test_bad_input)
 {
     lpm_fib f;
@@ -266,6 +316,7 @@ int main(void)
     tcase_add_loop_test(t, test_synthetic, 0, 8);
     tcase_add_loop_test(t, test_rebuild_swap, 0, 2);
     tcase_add_test(t, test_wb_table_unique);
+    tcase_add_test(t, test_sink_protocol);
     tcase_add_test(t, test_bad_input);
     tcase_add_loop_test(t, test_real_tables, 0, (int)tu_ntables);
     suite_add_tcase(s, t);
