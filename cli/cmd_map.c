@@ -13,7 +13,7 @@ static void help(FILE *fp)
     fprintf(fp,
             "usage: lpmpipe map --fib F [--arch ring|linear] [--mapping M] [--stages N]\n"
             "                   [--initial-stride X] [--stride K] [--headroom PCT] [--split H]\n"
-            "                   [--nh-bits B] -o IMG [--json] [--report FILE] [FIB options]\n"
+            "                   [--nh-bits B] [--shadow] -o IMG [--json] [--report FILE] [FIB options]\n"
             "\n"
             "Maps the table's trie onto pipeline stages and writes a pipeline image\n"
             "(docs/image-format.md). Prints the mapping report: an aligned table, or\n"

@@ -16,7 +16,7 @@ static void help(FILE *fp)
 {
     fprintf(fp,
             "usage: lpmpipe update --image IMG --updates U [-o IMG2] [--bubbles FILE]\n"
-            "                      [--rebalance-at F] [--peer ADDR] [--json]\n"
+            "                      [--rebalance-at F] [--rebuild-every N] [--peer ADDR] [--json]\n"
             "\n"
             "Applies announce/withdraw updates to the image offline: changed words are\n"
             "placed in head room and become writes (stage, address, word) packed into\n"
