@@ -43,7 +43,7 @@ TEST_BINS   := $(TEST_SRCS:%.c=$(BUILD)/%)
 TEST_COMMON := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/common/*.c))
 
 .SECONDARY:
-.PHONY: all deps demo test test-run test-asan bench clean unit
+.PHONY: all deps demo test test-run test-asan test-cluster bench report clean unit
 
 all: $(BIN) lpmpipe
 
@@ -85,6 +85,17 @@ ASAN_VARS := BUILD=build-asan OPT=-O1 \
 test-asan: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) $(ASAN_VARS) all unit
 	@$(MAKE) --no-print-directory $(ASAN_VARS) test-run
+
+# The experiment sweeps of reports/ (docs/cli-report.md): figures and
+# build/report/html/index.html. REPORT_LONG=1 adds reports/long/.
+report: deps
+	@$(MAKE) --no-print-directory -j$(JOBS) all
+	@scripts/report.sh $(BIN)
+
+# The Slurm array of a report sweep on a one-node cluster started here.
+test-cluster: deps
+	@$(MAKE) --no-print-directory -j$(JOBS) all
+	@BUILD=$(BUILD) TESTS=e2e/report_slurm tests/run.sh
 
 bench: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) all

@@ -17,6 +17,7 @@ int lpm_cmd_rtl(int argc, char **argv);
 int lpm_cmd_gpu(int argc, char **argv);
 int lpm_cmd_bench(int argc, char **argv);
 int lpm_cmd_names(int argc, char **argv);
+int lpm_cmd_report(int argc, char **argv);
 
 /* Parts of a command that live in their own file. */
 int lpm_fib_tries_report(int argc, char **argv);   /* fib tries (cmd_fib_tries.c) */

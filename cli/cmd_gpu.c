@@ -19,7 +19,8 @@ static void help(FILE *fp)
     fprintf(fp,
             "usage: lpmpipe gpu info [--json]\n"
             "       lpmpipe gpu bench --fib F --engine gamt|gale [--batch B] [--streams S] [--levels H]\n"
-            "                         [--count N] [--updates U | --update-trace F] [--update-rate R]\n"
+            "                         [--count N] [--seconds T] [--check N] [--rebuild-every N]\n"
+            "                         [--updates U | --update-trace F] [--update-rate R]\n"
             "                         [--reps R] [--seed N] [--json] [FIB options]\n"
             "\n"
             "Runs the CUDA engines. Exit status 3 when no CUDA device is present (or the\n"

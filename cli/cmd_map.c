@@ -20,16 +20,21 @@ static void help(FILE *fp)
             "JSON with --json (schema in docs/cli-mapper.md).\n"
             "\n"
             "  --arch A            ring (CAMP, default) or linear (write-bubble pipeline)\n"
-            "  --mapping M         ring: minmax (default) or adaptive (tall subtrees split\n"
-            "                      into parent and child subtries, colored separately);\n"
-            "                      linear: level (default), height or balanced\n"
+            "  --mapping M         ring: minmax (IPv4 default), adaptive (tall subtrees\n"
+            "                      split into parent and child subtries, colored\n"
+            "                      separately) or split (IPv6 default: pieces of H levels\n"
+            "                      placed a short jump after their parent when that\n"
+            "                      balances the stages); linear: level (IPv4 default),\n"
+            "                      height, balanced or split (IPv6 default)\n"
             "  --stages N          pipeline stages, 1..255 (ring default 24; linear\n"
             "                      default: as many as the mapping needs)\n"
-            "  --initial-stride X  direct index table bits, 0..24 (default 8)\n"
-            "  --stride K          key bits per stage read, 1..8 (default 1; balanced\n"
-            "                      chooses its own per stage)\n"
+            "  --initial-stride X  direct index table bits, 0..24 (default 8; split on\n"
+            "                      IPv6: 14)\n"
+            "  --stride K          key bits per stage read, 1..8 (default 1; split on\n"
+            "                      IPv6: 2; balanced chooses its own per stage)\n"
             "  --headroom PCT      free words per stage for updates, %% of used (default 10)\n"
-            "  --split H           adaptive: split height in levels (default N)\n"
+            "  --split H           adaptive: split height in levels (default N);\n"
+            "                      split: piece height in levels (default 4)\n"
             "  --nh-bits B         next-hop index width (default: the table's + 1)\n"
             "  --shadow            a second copy of every stage memory and the DIT, so that\n"
             "                      lpmpipe update can send a rebuild as bubbles and swap it in\n"
@@ -66,6 +71,7 @@ int lpm_cmd_map(int argc, char **argv)
     lpm_map_opts_default(&mo);
     const char *fib_path = NULL, *arch = "ring", *mapping = NULL, *outp = NULL, *report = NULL;
     int json = 0, stages_set = 0, c;
+    unsigned given = 0;
     optind = 1;
     while ((c = lpm_cli_getopt(cmd, argc, argv, "ho:", lo)) != -1) {
         int r = lpm_cli_fib_option(cmd, c, optarg, &fo);
@@ -76,7 +82,7 @@ int lpm_cmd_map(int argc, char **argv)
         switch (c) {
         case O_FIB: fib_path = optarg; break;
         case O_ARCH: arch = optarg; break;
-        case O_MAPPING: mapping = optarg; break;
+        case O_MAPPING: mapping = optarg; given |= LPM_MAPSET_KIND; break;
         case O_STAGES:
             if (lpm_cli_uint(cmd, "--stages", optarg, 1, LPM_IMAGE_MAX_STAGES, &mo.stages))
                 return 2;
@@ -85,10 +91,12 @@ int lpm_cmd_map(int argc, char **argv)
         case O_X:
             if (lpm_cli_uint(cmd, "--initial-stride", optarg, 0, LPM_IMAGE_MAX_X, &mo.x))
                 return 2;
+            given |= LPM_MAPSET_X;
             break;
         case O_STRIDE:
             if (lpm_cli_uint(cmd, "--stride", optarg, 1, LPM_IMAGE_MAX_STRIDE, &mo.stride))
                 return 2;
+            given |= LPM_MAPSET_STRIDE;
             break;
         case O_HEAD:
             if (lpm_cli_uint(cmd, "--headroom", optarg, 0, 255, &mo.headroom_pct))
@@ -120,21 +128,24 @@ int lpm_cmd_map(int argc, char **argv)
     }
     mo.kind = lpm_map_kind_parse(arch, mapping);
     if (mo.kind < 0) {
-        lpm_cli_error(cmd, "--arch %s --mapping %s: unknown (ring: minmax, adaptive; linear: level, height, balanced)",
+        lpm_cli_error(cmd, "--arch %s --mapping %s: unknown (ring: minmax, adaptive, split; linear: level, height, balanced, split)",
                       arch, mapping ? mapping : "(default)");
         return 2;
     }
-    if (!stages_set && !strcmp(arch, "linear"))
+    int linear = !strcmp(arch, "linear");
+    if (!stages_set && linear)
         mo.stages = 0;
-    if (mo.split && mo.kind != LPM_MAP_RING_ADAPT) {
-        lpm_cli_error(cmd, "--split needs --mapping adaptive");
-        return 2;
-    }
     lpm_fib fib;
     lpm_fib_init(&fib);
     int rc = lpm_cli_load_fib(cmd, fib_path, &fo, &fib);
     if (rc)
         return rc;
+    lpm_map_opts_family(&mo, fib.family, linear, given);
+    if (mo.split && mo.kind != LPM_MAP_RING_ADAPT && mo.kind != LPM_MAP_RING_SPLIT && mo.kind != LPM_MAP_LINEAR_SPLIT) {
+        lpm_cli_error(cmd, "--split needs --mapping adaptive or split");
+        lpm_fib_free(&fib);
+        return 2;
+    }
     lpm_image *img;
     lpm_map_report rep;
     lpm_err err;

@@ -24,7 +24,7 @@ static const struct {
     { "gpu", lpm_cmd_gpu, "CUDA lookup engines (GAMT, GALE)" },
     { "bench", lpm_cmd_bench, "lookup engines side by side: speed, memory, updates" },
     { "names", lpm_cmd_names, "NDN name tables and name lookup engines" },
-    { "report", NULL, "experiment reports (tables, plots, HTML)" },
+    { "report", lpm_cmd_report, "experiment sweeps: run, merge, render figures and HTML (reports/)" },
 };
 
 /* Only what this binary can do: commands left out of the build are not listed. */

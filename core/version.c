@@ -16,3 +16,8 @@ const char *lpm_git_revision(void)
 {
     return LPM_GIT_REV_STR;
 }
+
+const char *lpm_tool_revision(void)
+{
+    return "lpmpipe " LPM_GIT_REV_STR;
+}

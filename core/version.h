@@ -8,5 +8,7 @@
 
 const char *lpm_version(void);      /* "0.1.0" */
 const char *lpm_git_revision(void); /* "cba079f1234a-dirty", or "unknown" */
+/* "lpmpipe " and the git revision: the tool version records carry. */
+const char *lpm_tool_revision(void);
 
 #endif

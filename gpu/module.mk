@@ -34,7 +34,7 @@ GPU_DATA ?= ../shared/data
 GPU_BUILD ?= build-gpu
 GPU_STATIC_VARS := BUILD=$(GPU_BUILD) LPM_NO_PEERS=1 SAN= OPT=-O2 CFLAGS= LDFLAGS= \
 	LIBS="-Wl,-Bstatic -lz -llzma -lbz2 -Wl,-Bdynamic -lm -lpthread -ldl -lrt" \
-	CHECK_LIBS="-Wl,-Bstatic -lcheck -lsubunit -Wl,-Bdynamic"
+	CHECK_LIBS="-Wl,-Bstatic -lcheck -lsubunit -Wl,-Bdynamic" JANSSON_LIBS="-Wl,-Bstatic -ljansson -Wl,-Bdynamic"
 .PHONY: gpu-pack
 gpu-pack:
 	@test -n "$(NVCC)" || { echo "gpu-pack: nvcc not found: a GPU package needs CUDA" >&2; exit 2; }

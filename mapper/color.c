@@ -5,14 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct {
-    size_t id;
-    uint64_t size;
-} order_t;
-
-static int by_size_desc(const void *a, const void *b)
+int lpm_by_size_desc(const void *a, const void *b)
 {
-    const order_t *x = a, *y = b;
+    const lpm_size_order *x = a, *y = b;
     if (x->size != y->size)
         return x->size > y->size ? -1 : 1;
     return x->id < y->id ? -1 : x->id > y->id;
@@ -21,7 +16,7 @@ static int by_size_desc(const void *a, const void *b)
 int lpm_color_minmax(const lpm_color_in *in, unsigned N, unsigned *color, uint64_t *load, lpm_err *err)
 {
     size_t n = in->n;
-    order_t *ord = malloc((n ? n : 1) * sizeof *ord);
+    lpm_size_order *ord = malloc((n ? n : 1) * sizeof *ord);
     uint64_t *acc = calloc(N, sizeof *acc);
     if (!ord || !acc) {
         free(ord);
@@ -34,7 +29,7 @@ int lpm_color_minmax(const lpm_color_in *in, unsigned N, unsigned *color, uint64
         for (unsigned j = 0; j < in->height[i]; j++)
             ord[i].size += in->cnt[in->off[i] + j];
     }
-    qsort(ord, n, sizeof *ord, by_size_desc);
+    qsort(ord, n, sizeof *ord, lpm_by_size_desc);
     memset(load, 0, N * sizeof *load);
     uint64_t curmax = 0;
     for (size_t o = 0; o < n; o++) {

@@ -17,6 +17,13 @@ typedef struct lpm_color_in {
     const uint64_t *cnt;
 } lpm_color_in;
 
+/* Items to sort by size, largest first (ties: smaller id first). */
+typedef struct lpm_size_order {
+    size_t id;
+    uint64_t size;
+} lpm_size_order;
+int lpm_by_size_desc(const void *a, const void *b);
+
 /* Colors units in decreasing size, each root trying every stage; level j
  * of a unit colored c goes to stage (c + j) mod N. load[N] gets the words
  * per stage. */

@@ -37,7 +37,9 @@ enum lpm_map_kind {
     LPM_MAP_RING_ADAPT,    /* adaptive CAMP: tall subtrees split, child subtries jump */
     LPM_MAP_LEVEL,         /* linear: stage = block level */
     LPM_MAP_HEIGHT,        /* linear: stage from the block's height */
-    LPM_MAP_BALANCED       /* linear: per-stage strides minimising the fullest stage */
+    LPM_MAP_BALANCED,      /* linear: per-stage strides minimising the fullest stage */
+    LPM_MAP_RING_SPLIT,    /* ring: pieces of H levels placed a short jump after their parent */
+    LPM_MAP_LINEAR_SPLIT   /* linear: pieces of H levels placed to balance the stages */
 };
 
 typedef struct lpm_image lpm_image;

@@ -281,10 +281,10 @@ static int parse(lpm_image **out, const char *path, const unsigned char *p, size
         return lpm_err_set(err, LPM_EINPUT, "%s: word_bits %u / dit_bits %u do not match the field widths (%u / %u)",
                            path, word_bits, dit_bits, want_w, want_d);
     }
-    if (h[10] < LPM_MAP_RING || h[10] > LPM_MAP_BALANCED) {
+    if (h[10] < LPM_MAP_RING || h[10] > LPM_MAP_LINEAR_SPLIT) {
         lpm_image_free(img);
         return lpm_err_set(err, LPM_EINPUT, "%s: map_kind %u is not in 1..%d (docs/image-format.md 2.1)", path, h[10],
-                           LPM_MAP_BALANCED);
+                           LPM_MAP_LINEAR_SPLIT);
     }
     img->map_kind = h[10];
     img->stride_k = h[11];

@@ -7,6 +7,7 @@
 
 #include "color.h"
 #include "image_int.h"
+#include "map_int.h"
 #include "mtree.h"
 
 void lpm_map_opts_default(lpm_map_opts *o)
@@ -19,11 +20,31 @@ void lpm_map_opts_default(lpm_map_opts *o)
     o->headroom_pct = 10;
 }
 
-static const char *const kind_names[] = { "?", "ring", "ring-adaptive", "level", "height", "balanced" };
+void lpm_map_opts_family(lpm_map_opts *o, int family, int linear, unsigned given)
+{
+    if (family != LPM_AF_INET6)
+        return;
+    if (!(given & LPM_MAPSET_KIND))
+        o->kind = linear ? LPM_MAP_LINEAR_SPLIT : LPM_MAP_RING_SPLIT;
+    if (o->kind != LPM_MAP_RING_SPLIT && o->kind != LPM_MAP_LINEAR_SPLIT)
+        return;
+    if (!(given & LPM_MAPSET_X))
+        o->x = LPM_SPLIT_V6_X;
+    if (!(given & LPM_MAPSET_STRIDE))
+        o->stride = LPM_SPLIT_V6_STRIDE;
+}
+
+static const char *const kind_names[] = { "?", "ring", "ring-adaptive", "level", "height", "balanced",
+                                           "ring-split", "linear-split" };
 
 const char *lpm_map_kind_name(int kind)
 {
-    return kind >= 1 && kind <= LPM_MAP_BALANCED ? kind_names[kind] : "?";
+    return kind >= 1 && kind <= LPM_MAP_LINEAR_SPLIT ? kind_names[kind] : "?";
+}
+
+int lpm_map_kind_is_ring(int kind)
+{
+    return kind == LPM_MAP_RING || kind == LPM_MAP_RING_ADAPT || kind == LPM_MAP_RING_SPLIT;
 }
 
 int lpm_map_kind_parse(const char *arch, const char *mapping)
@@ -33,6 +54,8 @@ int lpm_map_kind_parse(const char *arch, const char *mapping)
             return LPM_MAP_RING;
         if (!strcmp(mapping, "adaptive"))
             return LPM_MAP_RING_ADAPT;
+        if (!strcmp(mapping, "split"))
+            return LPM_MAP_RING_SPLIT;
         return -1;
     }
     if (!strcmp(arch, "linear")) {
@@ -42,6 +65,8 @@ int lpm_map_kind_parse(const char *arch, const char *mapping)
             return LPM_MAP_HEIGHT;
         if (!strcmp(mapping, "balanced"))
             return LPM_MAP_BALANCED;
+        if (!strcmp(mapping, "split"))
+            return LPM_MAP_LINEAR_SPLIT;
     }
     return -1;
 }
@@ -53,19 +78,7 @@ static double now(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* Colored units: a subtree root, or (adaptive) a block at a multiple of the
- * split height. unit[b] = the unit's index for every block. */
-typedef struct {
-    size_t n;
-    uint32_t *root_block;   /* unit -> its root block (index) */
-    uint32_t *unit;         /* block -> unit */
-    size_t *off;
-    unsigned *height;
-    uint64_t *cnt;
-    unsigned *color;
-} units_t;
-
-static void units_free(units_t *u)
+void lpm_units_free(lpm_units *u)
 {
     free(u->root_block);
     free(u->unit);
@@ -75,7 +88,7 @@ static void units_free(units_t *u)
     free(u->color);
 }
 
-static int make_units(const lpm_mtree *t, unsigned split, units_t *u, lpm_err *err)
+int lpm_units_make(const lpm_mtree *t, unsigned split, lpm_units *u, lpm_err *err)
 {
     memset(u, 0, sizeof *u);
     size_t nb = t->nb;
@@ -118,17 +131,19 @@ static int make_units(const lpm_mtree *t, unsigned split, units_t *u, lpm_err *e
     }
     return LPM_OK;
 oom:
-    units_free(u);
+    lpm_units_free(u);
     return lpm_err_set(err, LPM_EFAIL, "out of memory (units)");
 }
 
 /* Stage of every block; ring: unit color + relative level mod N. */
-static int place_stages(lpm_mtree *t, const lpm_map_opts *o, unsigned N, units_t *u, lpm_err *err)
+static int place_stages(lpm_mtree *t, const lpm_map_opts *o, unsigned N, lpm_units *u, lpm_err *err)
 {
     int kind = o->kind;
+    if (kind == LPM_MAP_RING_SPLIT || kind == LPM_MAP_LINEAR_SPLIT)
+        return lpm_split_place(t, N, o->split ? o->split : LPM_SPLIT_DEFAULT_H, kind == LPM_MAP_RING_SPLIT, u, err);
     if (kind == LPM_MAP_RING || kind == LPM_MAP_RING_ADAPT) {
         unsigned split = kind == LPM_MAP_RING_ADAPT ? (o->split ? o->split : N) : 0;
-        int rc = make_units(t, split, u, err);
+        int rc = lpm_units_make(t, split, u, err);
         if (rc)
             return rc;
         uint64_t *load = calloc(N, sizeof *load);
@@ -146,7 +161,7 @@ static int place_stages(lpm_mtree *t, const lpm_map_opts *o, unsigned N, units_t
         }
         return LPM_OK;
     }
-    int rc = make_units(t, 0, u, err); /* for the report's subtree figures */
+    int rc = lpm_units_make(t, 0, u, err); /* for the report's subtree figures */
     if (rc)
         return rc;
     for (size_t i = 0; i < t->nb; i++) {
@@ -195,8 +210,8 @@ struct lpm_maptree {
 
 static int check_opts(const lpm_map_opts *o, unsigned key_bits, lpm_err *err)
 {
-    int kind = o->kind, ring = kind == LPM_MAP_RING || kind == LPM_MAP_RING_ADAPT;
-    if (kind < LPM_MAP_RING || kind > LPM_MAP_BALANCED)
+    int kind = o->kind, ring = lpm_map_kind_is_ring(kind);
+    if (kind < LPM_MAP_RING || kind > LPM_MAP_LINEAR_SPLIT)
         return lpm_err_set(err, LPM_EINPUT, "unknown mapping kind %d", kind);
     if (o->x > LPM_IMAGE_MAX_X || o->x >= key_bits)
         return lpm_err_set(err, LPM_EINPUT, "initial stride %u is not in 0..%d", o->x, LPM_IMAGE_MAX_X);
@@ -294,7 +309,7 @@ int lpm_maptree_image(lpm_maptree *m, const lpm_map_opts *o, lpm_image **out, lp
     int rc = check_opts(o, key_bits, err);
     if (rc)
         return rc;
-    int kind = o->kind, ring = kind == LPM_MAP_RING || kind == LPM_MAP_RING_ADAPT;
+    int kind = o->kind, ring = lpm_map_kind_is_ring(kind);
     if (o->x != m->x || o->stride != m->K || (kind == LPM_MAP_BALANCED) != m->balanced ||
         (m->balanced && o->stages && o->stages != m->stages))
         return lpm_err_set(err, LPM_EINPUT, "the options do not match the prepared trie");
@@ -307,7 +322,7 @@ int lpm_maptree_image(lpm_maptree *m, const lpm_map_opts *o, lpm_image **out, lp
     const uint8_t *sd = m->t.sd;
     lpm_mtree *tp = &m->t;
 #define t (*tp)
-    units_t u;
+    lpm_units u;
     memset(&u, 0, sizeof u);
     lpm_image *img = NULL;
     unsigned N = o->stages;
@@ -321,6 +336,9 @@ int lpm_maptree_image(lpm_maptree *m, const lpm_map_opts *o, lpm_image **out, lp
             need = 1;
         if (!N || (kind == LPM_MAP_BALANCED && !o->strides))
             N = need; /* balanced: the stages its strides use (at most --stages) */
+        /* split: stages beyond the trie's height are what it balances with */
+        if (!o->stages && kind == LPM_MAP_LINEAR_SPLIT && N < LPM_SPLIT_LINEAR_STAGES)
+            N = LPM_SPLIT_LINEAR_STAGES;
         if (N < need) {
             rc = lpm_err_set(err, LPM_EINPUT, "the %s mapping of this table needs %u stages; --stages %u is too few",
                              lpm_map_kind_name(kind), need, N);
@@ -382,7 +400,8 @@ int lpm_maptree_image(lpm_maptree *m, const lpm_map_opts *o, lpm_image **out, lp
     fmt.addr_bits = lpm_ceil_log2(maxdepth * copies);
     if (fmt.addr_bits < 1)
         fmt.addr_bits = 1;
-    fmt.stage_bits = (kind == LPM_MAP_RING_ADAPT || kind == LPM_MAP_HEIGHT) ? (lpm_ceil_log2(N) ? lpm_ceil_log2(N) : 1) : 0;
+    fmt.stage_bits = (kind == LPM_MAP_RING_ADAPT || kind == LPM_MAP_HEIGHT || kind == LPM_MAP_RING_SPLIT ||
+                      kind == LPM_MAP_LINEAR_SPLIT) ? (lpm_ceil_log2(N) ? lpm_ceil_log2(N) : 1) : 0;
     img = lpm_image_alloc(family, ring, N, o->x, &fmt, stride, depth, copies);
     if (!img) {
         rc = lpm_err_set(err, LPM_EFAIL, "out of memory (image)");
@@ -391,7 +410,8 @@ int lpm_maptree_image(lpm_maptree *m, const lpm_map_opts *o, lpm_image **out, lp
     img->map_kind = (unsigned)kind;
     img->stride_k = kind == LPM_MAP_BALANCED ? 0 : K;
     img->headroom_pct = o->headroom_pct > 255 ? 255 : o->headroom_pct;
-    img->split = kind == LPM_MAP_RING_ADAPT ? (o->split ? o->split : N) : 0;
+    img->split = kind == LPM_MAP_RING_ADAPT ? (o->split ? o->split : N)
+                 : (kind == LPM_MAP_RING_SPLIT || kind == LPM_MAP_LINEAR_SPLIT) ? (o->split ? o->split : LPM_SPLIT_DEFAULT_H) : 0;
     for (unsigned s = 0; s < N; s++)
         img->used[s] = (uint32_t)used[s];
     for (size_t i = 0; i < f->nh.n; i++)
@@ -481,6 +501,6 @@ int lpm_maptree_image(lpm_maptree *m, const lpm_map_opts *o, lpm_image **out, lp
 out:
 #undef t
     lpm_image_free(img);
-    units_free(&u);
+    lpm_units_free(&u);
     return rc;
 }

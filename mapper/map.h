@@ -28,8 +28,21 @@ typedef struct lpm_map_opts {
 } lpm_map_opts;
 
 void lpm_map_opts_default(lpm_map_opts *o);
+/* The options a caller did not give (LPM_MAPSET_* bits of given) that
+ * depend on the table: an IPv6 table maps with the split mapping (ring or
+ * linear as asked), initial stride 14 and stride 2; IPv4 keeps the
+ * defaults above (docs/cli-mapper.md, docs/results-mapping.md: why). */
+enum { LPM_MAPSET_KIND = 1, LPM_MAPSET_X = 2, LPM_MAPSET_STRIDE = 4 };
+#define LPM_SPLIT_V6_X 14
+#define LPM_SPLIT_V6_STRIDE 2
+void lpm_map_opts_family(lpm_map_opts *o, int family, int linear, unsigned given);
 const char *lpm_map_kind_name(int kind);
 int lpm_map_kind_parse(const char *arch, const char *mapping); /* -1 if unknown */
+int lpm_map_kind_is_ring(int kind);
+/* The split mapping's piece height in block levels when --split is not given. */
+#define LPM_SPLIT_DEFAULT_H 4
+/* Linear split without --stages: the trie's height, and at least this. */
+#define LPM_SPLIT_LINEAR_STAGES 24
 
 /* What a mapping cost. Figures from the image itself (per-stage words) are
  * filled by lpm_map_report_image; the rest by the mapper. */
@@ -69,6 +82,13 @@ typedef struct lpm_maptree lpm_maptree;
 int lpm_maptree_new(lpm_maptree **m, const lpm_fib *f, const lpm_map_opts *o, lpm_err *err);
 int lpm_maptree_image(lpm_maptree *m, const lpm_map_opts *o, lpm_image **out, lpm_map_report *rep, lpm_err *err);
 void lpm_maptree_free(lpm_maptree *m);
+
+/* FPGA memory blocks for a depth x width memory: AMD 36 Kb block RAMs
+ * and 288 Kb UltraRAMs, Intel 20 Kb M20Ks (best aspect ratio each). */
+typedef struct lpm_fpga_units_t {
+    uint64_t bram36, uram288, m20k;
+} lpm_fpga_units_t;
+void lpm_fpga_units(uint64_t depth, unsigned width, lpm_fpga_units_t *u);
 
 /* Fills the per-stage and memory figures of rep from an image. */
 void lpm_map_report_image(const lpm_image *img, lpm_map_report *rep);

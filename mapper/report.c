@@ -60,12 +60,25 @@ void lpm_map_report_json(const lpm_map_report *r, FILE *fp)
             r->overhead_bits_pct);
     fprintf(fp, "\"subtrees\":%zu,\"height_min\":%u,\"height_max\":%u,\"height_mean\":%.3f,", r->subtrees,
             r->height_min, r->height_max, r->height_mean);
-    fprintf(fp, "\"max_loops\":%u,\"blocks_after_wrap\":%zu,\"seconds\":%.3f,\"per_stage\":[", r->max_loops,
+    lpm_fpga_units_t tot, u;
+    lpm_fpga_units(r->dit_entries, r->dit_bits, &tot);
+    fprintf(fp, "\"max_loops\":%u,\"blocks_after_wrap\":%zu,\"seconds\":%.3f,", r->max_loops,
             r->blocks_after_wrap, r->seconds);
-    for (unsigned s = 0; s < r->stages; s++)
-        fprintf(fp, "%s{\"stage\":%u,\"stride\":%u,\"words\":%u,\"depth\":%u,\"bits\":%llu}", s ? "," : "", s,
+    fprintf(fp, "\"dit_fpga\":{\"bram36\":%llu,\"uram288\":%llu,\"m20k\":%llu},\"per_stage\":[",
+            (unsigned long long)tot.bram36, (unsigned long long)tot.uram288, (unsigned long long)tot.m20k);
+    memset(&tot, 0, sizeof tot);
+    for (unsigned s = 0; s < r->stages; s++) {
+        lpm_fpga_units(r->depth[s], r->word_bits, &u);
+        tot.bram36 += u.bram36;
+        tot.uram288 += u.uram288;
+        tot.m20k += u.m20k;
+        fprintf(fp, "%s{\"stage\":%u,\"stride\":%u,\"words\":%u,\"depth\":%u,\"bits\":%llu,", s ? "," : "", s,
                 r->stride[s], r->used[s], r->depth[s], (unsigned long long)r->used[s] * r->word_bits);
-    fprintf(fp, "]}\n");
+        fprintf(fp, "\"bram36\":%llu,\"uram288\":%llu,\"m20k\":%llu}", (unsigned long long)u.bram36,
+                (unsigned long long)u.uram288, (unsigned long long)u.m20k);
+    }
+    fprintf(fp, "],\"stages_fpga\":{\"bram36\":%llu,\"uram288\":%llu,\"m20k\":%llu}}\n",
+            (unsigned long long)tot.bram36, (unsigned long long)tot.uram288, (unsigned long long)tot.m20k);
 }
 
 void lpm_map_report_table(const lpm_map_report *r, FILE *fp)
@@ -94,5 +107,17 @@ void lpm_map_report_table(const lpm_map_report *r, FILE *fp)
     if (r->ring)
         fprintf(fp, "%-28s %u (blocks reached after a wrap: %zu)\n", "most loops of a walk", r->max_loops,
                 r->blocks_after_wrap);
+    lpm_fpga_units_t tot = { 0, 0, 0 }, u;
+    for (unsigned s = 0; s < r->stages; s++) {
+        lpm_fpga_units(r->depth[s], r->word_bits, &u);
+        tot.bram36 += u.bram36;
+        tot.uram288 += u.uram288;
+        tot.m20k += u.m20k;
+    }
+    lpm_fpga_units(r->dit_entries, r->dit_bits, &u);
+    fprintf(fp, "%-28s %llu RAMB36 or %llu URAM288 or %llu M20K (DIT: %llu / %llu / %llu more)\n",
+            "FPGA blocks, stages", (unsigned long long)tot.bram36, (unsigned long long)tot.uram288,
+            (unsigned long long)tot.m20k, (unsigned long long)u.bram36, (unsigned long long)u.uram288,
+            (unsigned long long)u.m20k);
     fprintf(fp, "%-28s %.3f s\n", "mapping time", r->seconds);
 }

@@ -254,7 +254,7 @@ static int new_chain(lpm_upd *u, const walk_t *r, const lpm_prefix *p, uint32_t 
     unsigned s;
     /* Plan: stages and depths, checking room before touching anything. */
     if (r->stage == LPM_IMAGE_DIT) {
-        if (img->map_kind == LPM_MAP_RING || img->map_kind == LPM_MAP_RING_ADAPT) {
+        if (lpm_map_kind_is_ring((int)img->map_kind)) {
             unsigned h = 0;
             for (unsigned d = b; d < L; d += img->stride_k ? img->stride_k : 1)
                 h++;

@@ -7,6 +7,7 @@
 
 #include "../core/ref_lpm.h"
 #include "image_int.h"
+#include "map.h"
 #include "update.h"
 
 struct lpm_upd {

@@ -7,7 +7,8 @@ set -euo pipefail
 
 pkgs=(build-essential pkg-config check zlib1g-dev liblzma-dev libbz2-dev
       verilator libsystemc-dev iverilog yosys nextpnr-ice40 fpga-icestorm
-      gnuplot-nox bgpdump python3-mrtparse mrtparse xz-utils)
+      gnuplot-nox bgpdump python3-mrtparse mrtparse xz-utils
+      libjansson-dev parallel chromium slurm-wlm munge)
 peers=(libdpdk-dev)
 fuzz=(clang libclang-rt-dev bzip2 gzip)
 

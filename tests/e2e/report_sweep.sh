@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# lpmpipe report end to end on small synthetic sweeps (docs/cli-report.md):
+# the same sweep run in this process, through GNU parallel with --jobs 2 and
+# through the emitted parallel script gives byte-identical records; merges
+# of partial folders equal the whole run in any order; bad definitions and
+# mixed versions are refused with exit 2; render draws every figure and
+# says "no device run exists" for a GPU sweep that has no record.
+set -u
+BIN=${LPMPIPE:-build/lpmpipe}
+case "$BIN" in /*) ;; *) BIN="$PWD/$BIN" ;; esac
+W=$(mktemp -d /tmp/lpmpipe-report-e2e.XXXXXX)
+trap 'rm -rf "$W"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+ok() { echo "ok: $*"; }
+
+D=tests/reports
+defs=("$D/small-sim.json" "$D/small-map.json" "$D/small-gpu.json")
+has_gpu=0
+"$BIN" gpu info >/dev/null 2>&1 && has_gpu=1
+
+# ---- in this process, one point at a time
+"$BIN" report run "${defs[@]}" -o "$W/seq" --plain >"$W/seq.log" 2>&1 || bad "sequential run (exit $?): $(tail -3 "$W/seq.log")"
+n=$(wc -l <"$W/seq/results.jsonl")
+want=$((6 + 2 + 2 * has_gpu))
+[ "$n" -eq "$want" ] && ok "sequential run: $n records" || bad "sequential run: $n records, want $want"
+grep -q '"mismatches":0' "$W/seq/results.jsonl" || bad "no checked sim record"
+[ $has_gpu = 1 ] || grep -q 'skipped: exit 3: no CUDA device' "$W/seq.log" || bad "gpu points not reported as skipped"
+
+# ---- through GNU parallel, --jobs 2 (a wrapper proves parallel ran them)
+mkdir -p "$W/bin"
+real_parallel=$(command -v parallel) || { echo "FAIL: GNU parallel is not installed (scripts/deps.sh)"; exit 1; }
+printf '#!/bin/sh\necho "$@" >>"%s/parallel.calls"\nexec %s "$@"\n' "$W" "$real_parallel" >"$W/bin/parallel"
+chmod +x "$W/bin/parallel"
+PATH="$W/bin:$PATH" "$BIN" report run "${defs[@]}" -o "$W/par" --jobs 2 --plain >"$W/par.log" 2>&1 || bad "parallel run: $(tail -3 "$W/par.log")"
+grep -q -- '--jobs 2' "$W/parallel.calls" 2>/dev/null && ok "GNU parallel ran the points (--jobs 2)" || bad "GNU parallel was not called"
+cmp -s "$W/seq/results.jsonl" "$W/par/results.jsonl" && ok "parallel records equal the sequential ones" || bad "parallel records differ"
+
+# ---- the emitted multi-machine script, with ':' (this machine) as the login list
+"$BIN" report run "${defs[@]}" -o "$W/emit" --emit parallel >"$W/emit.log" 2>&1 || bad "emit parallel"
+[ "$(wc -l <"$W/emit/jobs.txt")" -eq 10 ] || bad "jobs.txt has $(wc -l <"$W/emit/jobs.txt") lines, want 10"
+echo ':' >"$W/logins"
+(cd "$W" && sh emit/run-parallel.sh logins 2) >"$W/emit-run.log" 2>&1 || [ $has_gpu = 0 ] || bad "run-parallel.sh: $(tail -3 "$W/emit-run.log")"
+"$BIN" report merge "$W/emit" -o "$W/emit" 2>/dev/null || bad "merge of the emitted run"
+cmp -s "$W/seq/results.jsonl" "$W/emit/results.jsonl" && ok "records of the emitted script equal the local run's" || bad "emitted-script records differ"
+
+# ---- partial folders merged in any order equal the whole run
+for q in 1 4 16; do
+  "$BIN" report run "$D/small-sim.json" "$D/small-map.json" -o "$W/part$q" --only queue=$q --quiet 2>/dev/null || bad "part $q"
+done
+"$BIN" report run "$D/small-gpu.json" -o "$W/part1" --quiet 2>/dev/null
+"$BIN" report run "$D/small-map.json" -o "$W/part4" --quiet 2>/dev/null
+"$BIN" report merge "$W/part16" "$W/part1" "$W/part4" -o "$W/m1" 2>/dev/null || bad "merge 16 0 4"
+"$BIN" report merge "$W/part4" "$W/part16" "$W/part1" "$W/seq" -o "$W/m2" 2>/dev/null || bad "merge 4 16 0 seq"
+cmp -s "$W/m1/results.jsonl" "$W/seq/results.jsonl" && cmp -s "$W/m2/results.jsonl" "$W/seq/results.jsonl" &&
+  diff -r "$W/m1/records" "$W/m2/records" >/dev/null && ok "merges in any order equal the whole run" || bad "merged results differ"
+
+# ---- refusals
+cp -r "$W/par" "$W/other"
+f=$(ls "$W/other/records/small-sim/"*.json | head -1)
+rm "$W"/other/records/small-sim/*.json
+sed 's/"tool_version":"[^"]*"/"tool_version":"lpmpipe other"/' "$W/par/records/small-sim/$(basename "$f")" >"$f"
+"$BIN" report merge "$W/seq" "$W/other" -o "$W/m3" 2>"$W/err"; rc=$?
+[ $rc -eq 2 ] && grep -q 'two tool versions' "$W/err" && ok "mixed tool versions refused" || bad "mixed versions: exit $rc: $(cat "$W/err")"
+"$BIN" report merge "$W/seq" "$W/other" -o "$W/m3" --mixed-versions --duplicates first 2>/dev/null && ok "--mixed-versions merges" || bad "--mixed-versions"
+printf '{"name": "x", "command": ["sim"], "keep": {"a": "a"}, "params": {"q": [1, 1]}}\n' >"$W/bad.json"
+"$BIN" report run "$W/bad.json" -o "$W/b" 2>"$W/err"; rc=$?
+[ $rc -eq 2 ] && grep -q "bad.json: params.q\[1\]: the same label" "$W/err" && ok "bad definition: $(cat "$W/err")" || bad "bad definition: exit $rc: $(cat "$W/err")"
+[ ! -e "$W/b/records" ] || bad "a bad definition ran points"
+
+# ---- render: every figure drawn, and the GPU panel
+"$BIN" report render "$W/seq" -o "$W/html" >/dev/null 2>"$W/err" || bad "render: $(cat "$W/err")"
+for fgr in small-sim.lpc small-map.stages small-map.balance; do
+  for ext in svg png csv gp; do [ -s "$W/html/$fgr.$ext" ] || bad "render: $fgr.$ext missing"; done
+done
+grep -q '<img src="small-sim.lpc.svg"' "$W/html/index.html" || bad "index.html lacks the figure"
+if [ $has_gpu = 0 ]; then
+  grep -q 'No device run exists for this sweep' "$W/html/index.html" && ! grep -q 'small-gpu.e2e.svg' "$W/html/index.html" &&
+    [ ! -e "$W/html/small-gpu.e2e.svg" ] && ok "no GPU figure, a panel says no device run exists" || bad "GPU panel"
+fi
+grep -q '^| 16 |' "$W/html/summary.md" || bad "summary.md lacks the data table"
+exit $fail
