@@ -80,14 +80,14 @@ static void report(FILE *fp, const lpm_upd_stats *s, const lpm_image *img, const
         fprintf(fp, "{\"updates\":%zu,\"announces\":%zu,\"withdraws\":%zu,\"noops\":%zu,\"writes\":%zu,\"bubbles\":%zu,"
                "\"writes_per_update\":%.4f,\"bubbles_per_update\":%.4f,\"max_writes\":%zu,\"max_bubbles\":%zu,"
                "\"blocks_added\":%zu,\"blocks_copied\":%zu,\"drain_bubbles\":%zu,"
-               "\"rebuilds\":%zu,\"first_rebuild\":%zu,\"rebuild_headroom\":%zu,\"rebuild_stages\":%zu,"
+               "\"rebuilds\":%zu,\"first_rebuild\":%zu,\"balance_skipped\":%zu,\"rebuild_headroom\":%zu,\"rebuild_stages\":%zu,"
                "\"rebuild_nh_bits\":%zu,\"rebuild_balance\":%zu,\"rebuild_every\":%zu,\"rebuild_writes\":%zu,\"rebuild_bubbles\":%zu,"
                "\"max_rebuild_bubbles\":%zu,\"rebuild_seconds\":%.3f,\"copies\":%u,\"memory_bits\":%llu,"
                "\"shadow_bits\":%llu,\"stopped_at\":%zu,\"seconds\":%.6f,\"updates_per_s\":%.0f,"
                "\"dit_writes\":%zu,\"stage_writes\":[",
                s->updates, s->announces, s->withdraws, s->noops, s->writes, s->bubbles,
                eff ? (double)s->writes / eff : 0, eff ? (double)s->bubbles / eff : 0, s->max_writes, s->max_bubbles,
-               s->blocks_added, s->blocks_copied, s->drain_bubbles, s->rebuilds, s->first_rebuild,
+               s->blocks_added, s->blocks_copied, s->drain_bubbles, s->rebuilds, s->first_rebuild, s->balance_skipped,
                s->rebuild_why[LPM_REBUILD_HEADROOM],
                s->rebuild_why[LPM_REBUILD_STAGES], s->rebuild_why[LPM_REBUILD_NH_BITS],
                s->rebuild_why[LPM_REBUILD_BALANCE], s->rebuild_why[LPM_REBUILD_EVERY], s->rebuild_writes, s->rebuild_bubbles, s->max_rebuild_bubbles,
@@ -111,6 +111,8 @@ static void report(FILE *fp, const lpm_upd_stats *s, const lpm_image *img, const
            s->rebuild_why[LPM_REBUILD_NH_BITS], s->rebuild_why[LPM_REBUILD_BALANCE], s->rebuild_why[LPM_REBUILD_EVERY]);
     if (s->first_rebuild)
         fprintf(fp, ", the first at update %zu", s->first_rebuild);
+    if (s->balance_skipped)
+        fprintf(fp, "; %zu rebalances left out (the new mapping did not fit the memories)", s->balance_skipped);
     fprintf(fp, "\n");
     if (s->rebuilds)
         fprintf(fp, "%-26s %zu writes in %zu bubbles (largest rebuild %zu bubbles), %.3f s\n", "rebuild streams",

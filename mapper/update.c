@@ -174,6 +174,7 @@ void lpm_upd_free(lpm_upd *u)
         return;
     lpm_upd_plen_free(u);
     lpm_image_free(u->img);
+    lpm_image_free(u->pending);
     lpm_ref_free(u->ref);
     free(u->chg);
     free(u->w);
@@ -431,8 +432,20 @@ int lpm_upd_apply(lpm_upd *u, char op, const lpm_prefix *p, const char *nhtok, i
         }
         /* A withdraw whose block is missing cannot happen: the route was there. */
     }
-    if (!reason && u->o.rebalance_at > 0 && u->base_ratio > 0 && lpm_upd_ratio(img) > u->o.rebalance_at * u->base_ratio)
-        reason = LPM_REBUILD_BALANCE;
+    if (!reason && u->o.rebalance_at > 0 && u->base_ratio > 0 && lpm_upd_ratio(img) > u->o.rebalance_at * u->base_ratio) {
+        /* A rebalance is a choice, not a need: one whose mapping does not
+         * fit the memories is left out (until the balance drifts as far
+         * again), and the update goes on as an ordinary one. */
+        int f = lpm_upd_remap_fits(u, err);
+        if (f < 0)
+            return LPM_EFAIL;
+        if (f)
+            reason = LPM_REBUILD_BALANCE;
+        else {
+            u->st.balance_skipped++;
+            u->base_ratio = lpm_upd_ratio(img);
+        }
+    }
     if (!reason && u->o.rebuild_every && (u->st.updates - u->st.noops) % u->o.rebuild_every == 0)
         reason = LPM_REBUILD_EVERY;
     if (reason) {

@@ -61,6 +61,7 @@ typedef struct lpm_upd_stats {
     size_t blocks_added, blocks_copied, drain_bubbles;
     size_t rebuilds, rebuild_why[6];
     size_t first_rebuild;  /* the update (1-based, trace order) of the first rebuild; 0: none */
+    size_t balance_skipped;/* balance rebuilds left out: the new mapping did not fit the memories */
     size_t rebuild_writes, rebuild_bubbles, max_rebuild_bubbles;
     double rebuild_seconds;
 } lpm_upd_stats;

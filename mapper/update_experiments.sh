@@ -5,13 +5,18 @@
 #   mapper/update_experiments.sh [BIN] [OUT]    (LPMPIPE_DATA: the real tables)
 #
 # 1. rebuilds.csv: for every mapping and head-room setting, the real update
-#    traces (LINX, bgp4mp) and a generated one, compiled by lpmpipe update on
-#    images with a shadow copy: rebuilds, the first one, where the table
-#    outgrew the memory (stopped_at), memory with and without the shadow.
+#    traces (LINX; the first BGPN lines of bgp4mp, default 50000: the whole
+#    file is a full table announced on top of the table, 80 s a run) and a
+#    generated one, compiled by lpmpipe update on images with a shadow copy:
+#    rebuilds, the first one, where the table outgrew the memory
+#    (stopped_at), memory with and without the shadow.
 #    TABLES: the tables (default: routeviews-pfx2as-v4 and tier1-2024 v4).
-# 2. inflight.csv: the LINX stream with one rebuild simulated on the full
-#    IPv4 table, ring and linear, at several update rates: LPC, bubbles,
-#    the rebuild's cycles and the LPC while it streams (one-cycle rules).
+# 2. inflight.csv: the LINX stream (all of it, --drain-updates) at RATE
+#    updates/s (default 50M: the stream overlaps the lookups), without and
+#    with one forced rebuild (--rebuild-every 8000), on LOOKUPS (default
+#    300K) random-match lookups of the full IPv4 table, ring and linear:
+#    LPC, bubbles, the rebuild's cycles and the LPC while it streams
+#    (one-cycle rules).
 set -euo pipefail
 BIN=${1:-build/lpmpipe}
 OUT=${2:-update-results}
@@ -23,7 +28,11 @@ V4=$DATA/routeviews-pfx2as-v4-2020-02.txt.xz
 T1=$DATA/tier1-2024.v4.txt.xz
 TABLES=${TABLES:-"$V4 $T1"}
 HEADROOMS=${HEADROOMS:-"5 10 20"}
+BGPN=${BGPN:-50000}
+LOOKUPS=${LOOKUPS:-300000}
+RATE=${RATE:-50000000}
 [ -f "$V4" ] && [ -f "$LINX" ] || { echo "SKIP: the shared tables are absent"; exit 0; }
+if [ -f "$BGP" ]; then (xzcat "$BGP" || :) | head -n "$BGPN" >"$OUT/bgp4mp-head.txt"; BGP=$OUT/bgp4mp-head.txt; fi
 
 csv() { python3 - "$@" <<'PY'
 import json, sys
@@ -57,31 +66,29 @@ done
 rm -f "$OUT/img.lpi"
 
 # 2. updates in flight with a rebuild, on the full IPv4 table
-"$BIN" trace gen --fib "$V4" --kind random-match --count 1000000 --seed 2 -o "$OUT/v4.rm1m"
+"$BIN" trace gen --fib "$V4" --kind random-match --count "$LOOKUPS" --seed 2 -o "$OUT/v4.rm"
 echo "mapping,rebuild,update_rate,lpc,requests,cycles,bubbles,swaps,rebuild_cycles,rebuild_lpc,mismatches,copy_violations" \
   | tee "$OUT/inflight.csv"
-for m in "ring:--stages 24:--issue-width 4 --lookahead 32" "level:--arch linear --mapping level:" \
+for m in "level:--arch linear --mapping level:" "ring:--stages 24:--issue-width 4 --lookahead 32" \
          "height:--arch linear --mapping height:" "balanced:--arch linear --mapping balanced:"; do
   IFS=: read -r name mopts sopts <<<"$m"
   "$BIN" map --fib "$V4" --shadow $mopts -o "$OUT/$name.lpi" >/dev/null 2>&1
   "$BIN" update --image "$OUT/$name.lpi" --updates "$LINX" --bubbles "$OUT/$name.bub" >/dev/null
   "$BIN" update --image "$OUT/$name.lpi" --updates "$LINX" --rebuild-every 8000 --bubbles "$OUT/$name.rb.bub" >/dev/null
-  for rb in no yes; do
-    bub=$OUT/$name.bub; [ $rb = yes ] && bub=$OUT/$name.rb.bub
-    for rate in 0 100000 10000000; do
-      [ $rate = 0 ] && [ $rb = yes ] && continue
-      upd="--updates $bub --update-rate $rate --drain-updates"
-      [ $rate = 0 ] && upd=""
-      "$BIN" sim --hop-cycles 1 --image "$OUT/$name.lpi" --trace "$OUT/v4.rm1m" --queue 16 $sopts --warmup 1000 $upd --json \
-        >"$OUT/sim.json" 2>/dev/null || echo "sim $name $rb $rate failed" >&2
-      python3 - "$name" "$rb" "$rate" "$OUT/sim.json" <<'PY' | tee -a "$OUT/inflight.csv"
+  for run in "none:-" "$RATE:no" "$RATE:yes"; do
+    IFS=: read -r rate rb <<<"$run"
+    bub=$OUT/$name.bub; [ "$rb" = yes ] && bub=$OUT/$name.rb.bub
+    upd="--updates $bub --update-rate $rate --drain-updates"
+    [ "$rate" = none ] && upd=""
+    "$BIN" sim --hop-cycles 1 --image "$OUT/$name.lpi" --trace "$OUT/v4.rm" --queue 16 $sopts --warmup 1000 $upd --json \
+      >"$OUT/sim.json" 2>"$OUT/sim.err" || echo "sim $name $rb $rate failed: $(head -2 "$OUT/sim.err")" >&2
+    python3 - "$name" "$rb" "$rate" "$OUT/sim.json" <<'PY' | tee -a "$OUT/inflight.csv"
 import json, sys
 n, rb, rate, f = sys.argv[1:5]
 d = json.load(open(f)); b = d["bubbles"]
 print(",".join(str(x) for x in [n, rb, rate, "%.5f" % d["lpc"], d["requests"], d["cycles"], b["applied"], b["swaps"],
       b["rebuild_cycles"], "%.4f" % b["rebuild_lpc"], d["check"]["mismatches"], d["check"]["copy_violations"]]))
 PY
-    done
   done
   rm -f "$OUT/$name.lpi" "$OUT/$name.bub" "$OUT/$name.rb.bub"
 done

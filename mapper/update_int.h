@@ -30,6 +30,8 @@ struct lpm_upd {
     size_t capm;
     int reason;
     double base_ratio;                      /* fullest/mean right after the last build */
+    lpm_image *pending;                     /* a new mapping made by lpm_upd_remap_fits */
+    unsigned pending_turn;
     lpm_upd_stats st;
 };
 
@@ -70,5 +72,8 @@ int lpm_upd_pack(lpm_upd *u);
 /* A rebuild: the new table into the inactive copy (shadow) as bubbles
  * ending in the swap, or (one copy) reloaded in place. */
 int lpm_upd_rebuild(lpm_upd *u, int reason, lpm_err *err);
+/* Maps the current table again on this hardware: 1 it fits (kept for the
+ * next lpm_upd_rebuild), 0 it does not, -1 another failure. */
+int lpm_upd_remap_fits(lpm_upd *u, lpm_err *err);
 
 #endif

@@ -85,8 +85,9 @@ static unsigned best_turn(const lpm_image *old, const lpm_image *nw)
 /* The table mapped with the image's own options onto its own hardware;
  * *turn: the ring turn that fits it (stage s of the new mapping goes to
  * stage s + turn). */
-static int remap(const lpm_image *old, lpm_image **out, unsigned *turn, lpm_err *err)
+static int remap(const lpm_image *old, lpm_image **out, unsigned *turn, int *nofit, lpm_err *err)
 {
+    *nofit = 1;
     lpm_fib f;
     lpm_fib_init(&f);
     f.family = old->family;
@@ -110,18 +111,21 @@ static int remap(const lpm_image *old, lpm_image **out, unsigned *turn, lpm_err 
     int rc = lpm_map_build(out, &f, &o, NULL, &e);
     if (rc)
         return lpm_err_set(err, LPM_EFAIL, "the table no longer fits this pipeline: %s; map it again", e.msg);
+    *nofit = 0;
     *turn = (*out)->stages == old->stages ? best_turn(old, *out) : 0;
     unsigned N = old->stages;
     for (unsigned s = 0; s < N; s++) {
         unsigned sn = (s + N - *turn) % N;
         if ((*out)->stride[sn] != old->stride[s] || (*out)->stages != old->stages)
             rc = lpm_err_set(err, LPM_EFAIL, "internal error: the rebuild changed stage %u's stride", s);
-        else if ((*out)->used[sn] > old->depth[s])
+        else if ((*out)->used[sn] > old->depth[s] && (*nofit = 1))
             rc = lpm_err_set(err, LPM_EFAIL,
                              "the table no longer fits this pipeline: stage %u needs %u words, a copy holds %u; "
                              "map it again with more --headroom",
                              s, (*out)->used[sn], old->depth[s]);
         if (rc) {
+            if (*nofit)
+                return rc; /* *out kept: a reload without a shadow copy may take it */
             lpm_image_free(*out);
             *out = NULL;
             return rc;
@@ -213,16 +217,48 @@ static int pack_rebuild(lpm_upd *u, const size_t *per, lpm_err *err)
     return LPM_OK;
 }
 
+int lpm_upd_remap_fits(lpm_upd *u, lpm_err *err)
+{
+    double t0 = now();
+    int nofit, rc = lpm_upd_sync_routes(u, err);
+    if (!rc && !u->pending) {
+        rc = remap(u->img, &u->pending, &u->pending_turn, &nofit, err);
+        if (rc && u->pending) {
+            lpm_image_free(u->pending);
+            u->pending = NULL;
+        }
+    }
+    u->st.rebuild_seconds += now() - t0;
+    return rc ? (nofit ? 0 : -1) : 1;
+}
+
 int lpm_upd_rebuild(lpm_upd *u, int reason, lpm_err *err)
 {
     double t0 = now();
-    int rc = lpm_upd_sync_routes(u, err);
+    int nofit, rc = lpm_upd_sync_routes(u, err);
     if (rc)
         return rc;
-    lpm_image *img = u->img, *nw;
-    unsigned turn = 0;
-    if ((rc = remap(img, &nw, &turn, err)))
-        return rc;
+    lpm_image *img = u->img, *nw = u->pending;
+    unsigned turn = u->pending_turn;
+    u->pending = NULL;
+    if (!nw && (rc = remap(img, &nw, &turn, &nofit, err))) {
+        if (!nw)
+            return rc;
+        if (img->copies > 1) {
+            lpm_image_free(nw);
+            return rc;
+        }
+        /* Without a shadow copy the rebuild is a reload (the lookups stop):
+         * the new mapping may size the memories anew, as map would. */
+        u->img = nw;
+        lpm_image_free(img);
+        u->nw = u->nb = 0;
+        lpm_upd_plen_free(u);
+        if ((rc = lpm_upd_plen_build(u, err)))
+            return rc;
+        img = nw;
+        goto count;
+    }
     /* With a shadow copy the new table goes into the inactive one and
      * becomes live with the swap; without, it replaces the live copy
      * (a reload that stops the lookups, not a bubble stream). */
@@ -242,6 +278,7 @@ int lpm_upd_rebuild(lpm_upd *u, int reason, lpm_err *err)
     lpm_image_free(nw);
     if (rc)
         return rc;
+count:
     u->base_ratio = lpm_upd_ratio(img);
     u->reason = reason;
     if (!u->st.rebuilds)

@@ -13,13 +13,9 @@ fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 jget() { python3 -c "import json,sys; d=json.load(sys.stdin); print(eval('d' + sys.argv[1]))" "$1"; }
 
-awk 'BEGIN { srand(7); print "0.0.0.0/0 dflt";
-  for (i = 0; i < 4000; i++) { a = int(rand() * 4) + 10; b = int(rand() * 256); c = int(rand() * 256); d = int(rand() * 256);
-    l = 8 + int(rand() * 23); ip = a * 16777216 + b * 65536 + c * 256 + d; m = 2 ^ (32 - l); ip = int(ip / m) * m;
-    printf "%d.%d.%d.%d/%d nh%d\n", int(ip / 16777216), int(ip / 65536) % 256, int(ip / 256) % 256, ip % 256, l, i % 40 } }' >"$W/t.fib"
-awk 'BEGIN { srand(5); for (i = 0; i < 300; i++) { a = 10 + int(rand() * 4); b = int(rand() * 256); l = 12 + int(rand() * 13);
-  ip = a * 16777216 + b * 65536 + int(rand() * 65536); m = 2 ^ (32 - l); ip = int(ip / m) * m;
-  printf "%d %s %d.%d.%d.%d/%d%s\n", i, (i % 4 == 3 ? "w" : "a"), int(ip / 16777216), int(ip / 65536) % 256, int(ip / 256) % 256, ip % 256, l, (i % 4 == 3 ? "" : " up" i % 7) } }' >"$W/u.txt"
+. "$(dirname "$0")/../common/small_ipv4.sh"
+small_ipv4_fib "$W/t.fib"
+small_ipv4_updates "$W/u.txt" 300
 "$BIN" trace gen --fib "$W/t.fib" --count 40000 --seed 3 -o "$W/t.tr" 2>/dev/null || bad "trace gen"
 
 # One sim run with every bubble applied: all checks clean, one swap per R line.

@@ -130,7 +130,11 @@ else
     xz -dc "$DATA/tier1-2024.v6.txt.xz" | awk 'NR % 16 == 3' | head -10000 >"$W/v6.fib"
     "$BIN" map --fib "$W/v6.fib" --arch linear --stride 4 --initial-stride 16 -o "$W/v6l.lpi" >/dev/null || bad "map v6 linear"
     "$BIN" trace updates --fib "$W/v6.fib" --count 200 --seed 4 -o "$W/v6.upd" || bad "updates v6"
-    "$BIN" update --image "$W/v6l.lpi" --updates "$W/v6.upd" --bubbles "$W/v6l.bub" >/dev/null || bad "update v6"
+    # Update 181 needs a stage after the last (a rebuild); an image without a
+    # shadow copy cannot take a rebuild as bubbles (update stops there with
+    # exit 1), and rtl does not take shadow images yet: the first 180.
+    head -n 180 "$W/v6.upd" >"$W/v6.180.upd"
+    "$BIN" update --image "$W/v6l.lpi" --updates "$W/v6.180.upd" --bubbles "$W/v6l.bub" >/dev/null || bad "update v6"
     verify "tier1 v6 10K, linear, queue 4, bubbles" --image "$W/v6l.lpi" --gen random-match --count 20000 \
       --seed 9 --queue 4 --updates "$W/v6l.bub" --update-rate 2000000
     verify "tier1 v6 10K, linear, queue 4, reference" --image "$W/v6l.lpi" --gen random-match --count 20000 \

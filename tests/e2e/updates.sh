@@ -12,13 +12,9 @@ bad() { echo "FAIL: $*"; fail=1; }
 jget() { python3 -c "import json,sys; d=json.load(sys.stdin); print(eval('d' + sys.argv[1]))" "$1"; }
 
 # A small IPv4 table and updates against it (the sim.sh generator).
-awk 'BEGIN { srand(7); print "0.0.0.0/0 dflt";
-  for (i = 0; i < 4000; i++) { a = int(rand() * 4) + 10; b = int(rand() * 256); c = int(rand() * 256); d = int(rand() * 256);
-    l = 8 + int(rand() * 23); ip = a * 16777216 + b * 65536 + c * 256 + d; m = 2 ^ (32 - l); ip = int(ip / m) * m;
-    printf "%d.%d.%d.%d/%d nh%d\n", int(ip / 16777216), int(ip / 65536) % 256, int(ip / 256) % 256, ip % 256, l, i % 40 } }' >"$W/t4.fib"
-awk 'BEGIN { srand(5); for (i = 0; i < 400; i++) { a = 10 + int(rand() * 4); b = int(rand() * 256); l = 12 + int(rand() * 13);
-  ip = a * 16777216 + b * 65536 + int(rand() * 65536); m = 2 ^ (32 - l); ip = int(ip / m) * m;
-  printf "%d %s %d.%d.%d.%d/%d%s\n", i, (i % 4 == 3 ? "w" : "a"), int(ip / 16777216), int(ip / 65536) % 256, int(ip / 256) % 256, ip % 256, l, (i % 4 == 3 ? "" : " up" i % 7) } }' >"$W/upd.txt"
+. "$(dirname "$0")/../common/small_ipv4.sh"
+small_ipv4_fib "$W/t4.fib"
+small_ipv4_updates "$W/upd.txt" 400
 
 "$BIN" map --fib "$W/t4.fib" --stages 8 -o "$W/r8.lpi" >/dev/null 2>&1 || bad "map"
 "$BIN" update --image "$W/r8.lpi" --updates "$W/upd.txt" --bubbles "$W/r8.bub" >/dev/null || bad "update"
