@@ -14,6 +14,7 @@
     X(lpm_engine_tree_bitmap_13)   \
     X(lpm_engine_tree_bitmap_11)   \
     X(lpm_engine_hybrid)           \
+    X(lpm_engine_poptrie)          \
     X(lpm_engine_gamt)             \
     X(lpm_engine_gale)
 

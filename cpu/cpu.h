@@ -40,6 +40,7 @@ extern const lpm_engine_ops lpm_engine_dir24_8;
 extern const lpm_engine_ops lpm_engine_tree_bitmap_13;
 extern const lpm_engine_ops lpm_engine_tree_bitmap_11;
 extern const lpm_engine_ops lpm_engine_hybrid;
+extern const lpm_engine_ops lpm_engine_poptrie;
 
 /* The counters of a state built by one of the engines above, else NULL. */
 lpm_cpu_cost *lpm_cpu_engine_cost(const lpm_engine_ops *e, void *state);

@@ -8,7 +8,8 @@
 lpm_cpu_cost *lpm_cpu_engine_cost(const lpm_engine_ops *e, void *state)
 {
     if (!state || (e != &lpm_engine_dir24_8 && e != &lpm_engine_tree_bitmap_13 &&
-                   e != &lpm_engine_tree_bitmap_11 && e != &lpm_engine_hybrid))
+                   e != &lpm_engine_tree_bitmap_11 && e != &lpm_engine_hybrid &&
+                   e != &lpm_engine_poptrie))
         return NULL;
     return &((lpm_cpu_hdr *)state)->cost;
 }
@@ -44,9 +45,15 @@ void lpm_cpu_order_by_len(const lpm_fib *f, size_t *idx)
 void *lpm_cpu_big_alloc(size_t bytes)
 {
     size_t sz = (bytes + HUGE_2M - 1) & ~(HUGE_2M - 1);
-    void *p = mmap(NULL, sz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED)
+    /* Huge pages need 2 MiB-aligned addresses: map 2 MiB more and trim. */
+    char *m = mmap(NULL, sz + HUGE_2M, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED)
         return NULL;
+    char *p = (char *)(((uintptr_t)m + HUGE_2M - 1) & ~(uintptr_t)(HUGE_2M - 1));
+    if (p > m)
+        munmap(m, (size_t)(p - m));
+    if (p + sz < m + sz + HUGE_2M)
+        munmap(p + sz, (size_t)(m + sz + HUGE_2M - (p + sz)));
 #ifdef MADV_HUGEPAGE
     madvise(p, sz, MADV_HUGEPAGE);
 #endif

@@ -14,15 +14,17 @@
 #include "../core/engine.h"
 
 /* Runs fn on [0, n) split into threads contiguous shares, all started
- * together; *seconds: wall time from the start to the last finish. */
+ * together; *seconds: wall time from the start to the last finish;
+ * *cpu_seconds (when not NULL): the CPU time of the busiest thread, which
+ * leaves out the time a thread waited for a core on a loaded machine. */
 int lpm_cpu_parallel(unsigned threads, void (*fn)(void *ctx, size_t lo, size_t hi), void *ctx,
-                     size_t n, double *seconds, lpm_err *err);
+                     size_t n, double *seconds, double *cpu_seconds, lpm_err *err);
 
 /* Looks a[0..n) up repeat times with threads threads; nh gets the answers.
- * *seconds: wall time of all repeats. */
+ * *seconds: wall time of all repeats (*cpu_seconds as above, or NULL). */
 int lpm_cpu_run_rtc(const lpm_engine_ops *e, const void *state, const lpm_addr *a,
                     uint32_t *nh, size_t n, unsigned threads, unsigned repeat,
-                    double *seconds, lpm_err *err);
+                    double *seconds, double *cpu_seconds, lpm_err *err);
 
 /* Does engine e have a pipelined model (the Tree Bitmap engines)? And how
  * many levels (= threads at most) does a built state have? */
@@ -35,5 +37,7 @@ int lpm_cpu_run_pipeline(const lpm_engine_ops *e, const void *state, const lpm_a
                          double *seconds, lpm_err *err);
 
 double lpm_cpu_now(void);
+/* CPU seconds the calling thread has run. */
+double lpm_cpu_thread_time(void);
 
 #endif

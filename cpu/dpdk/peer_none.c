@@ -53,3 +53,44 @@ void lpm_peer_free(lpm_peer *p)
 {
     (void)p;
 }
+
+unsigned lpm_peer_paths(const lpm_peer *p)
+{
+    (void)p;
+    return 0;
+}
+
+const char *lpm_peer_path_name(const lpm_peer *p, unsigned path)
+{
+    (void)p;
+    (void)path;
+    return "";
+}
+
+const char *lpm_peer_path_unavailable(const lpm_peer *p, unsigned path)
+{
+    (void)p;
+    (void)path;
+    return "the DPDK peer is not built into this binary";
+}
+
+void lpm_peer_use(lpm_peer *p, unsigned path)
+{
+    (void)p;
+    (void)path;
+}
+
+int lpm_peer_add(lpm_peer *p, const lpm_prefix *pfx, uint32_t nh, lpm_err *err)
+{
+    (void)p;
+    (void)pfx;
+    (void)nh;
+    return lpm_err_set(err, LPM_EFAIL, "the DPDK peer is not built into this binary");
+}
+
+int lpm_peer_del(lpm_peer *p, const lpm_prefix *pfx, lpm_err *err)
+{
+    (void)p;
+    (void)pfx;
+    return lpm_err_set(err, LPM_EFAIL, "the DPDK peer is not built into this binary");
+}

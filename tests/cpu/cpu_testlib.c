@@ -6,6 +6,7 @@
 
 const lpm_engine_ops *const ct_engines[] = {
     &lpm_engine_dir24_8, &lpm_engine_tree_bitmap_13, &lpm_engine_tree_bitmap_11, &lpm_engine_hybrid,
+    &lpm_engine_poptrie,
 };
 const size_t ct_nengines = sizeof ct_engines / sizeof ct_engines[0];
 

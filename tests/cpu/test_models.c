@@ -36,7 +36,7 @@ START_TEST(test_rtc_and_pipeline)
     for (unsigned t = 1; t <= 3; t++) {
         for (size_t i = 0; i < n; i++)
             nh[i] = 12345;
-        ck_assert_int_eq(lpm_cpu_run_rtc(e, st, a, nh, n, t, 2, &s, &err), 0);
+        ck_assert_int_eq(lpm_cpu_run_rtc(e, st, a, nh, n, t, 2, &s, NULL, &err), 0);
         check_all(e, ref, &f, a, nh, n);
     }
     if (lpm_cpu_pipeline_supported(e)) {
@@ -51,7 +51,7 @@ START_TEST(test_rtc_and_pipeline)
     } else {
         ck_assert_int_eq(lpm_cpu_run_pipeline(e, st, a, nh, n, 0, 1, &s, &err), LPM_EINPUT);
     }
-    ck_assert_int_eq(lpm_cpu_run_rtc(e, st, a, nh, n, 0, 1, &s, &err), LPM_EINPUT);
+    ck_assert_int_eq(lpm_cpu_run_rtc(e, st, a, nh, n, 0, 1, &s, NULL, &err), LPM_EINPUT);
     free(a);
     free(nh);
     e->destroy(st);
@@ -71,6 +71,15 @@ static void table_of(lpm_fib *f, const char **pfx, size_t n)
     ck_assert_int_eq(lpm_fib_finish(f, NULL), 0);
 }
 
+/* The update-cost run of an engine's state. */
+static int cost_run(const lpm_engine_ops *e, void *st, const lpm_fib *f, unsigned lo, unsigned hi,
+                    lpm_cpu_update_report *r, lpm_err *err)
+{
+    lpm_cpu_engine_ctx c = { e, st };
+    lpm_cpu_updater u = lpm_cpu_engine_updater(&c);
+    return lpm_cpu_update_cost(&u, f, lo, hi, r, err);
+}
+
 /* Table IV's counters on cases worked out by hand. */
 START_TEST(test_update_counts)
 {
@@ -83,11 +92,11 @@ START_TEST(test_update_counts)
 
     /* DIR-24-8: the /16 owns 256 TBL24 entries, the /8 65536. */
     ck_assert_int_eq(lpm_engine_dir24_8.build(&st, &f, &err), 0);
-    ck_assert_int_eq(lpm_cpu_update_cost(&lpm_engine_dir24_8, st, &f, 16, 16, &r, &err), 0);
+    ck_assert_int_eq(cost_run(&lpm_engine_dir24_8, st, &f, 16, 16, &r, &err), 0);
     ck_assert_uint_eq(r.prefixes, 1);
     ck_assert_uint_eq(r.del.entries_set, 256);
     ck_assert_uint_eq(r.add.entries_set, 256);
-    ck_assert_int_eq(lpm_cpu_update_cost(&lpm_engine_dir24_8, st, &f, 8, 8, &r, &err), 0);
+    ck_assert_int_eq(cost_run(&lpm_engine_dir24_8, st, &f, 8, 8, &r, &err), 0);
     ck_assert_uint_eq(r.del.entries_set, 65536 - 256);
     ck_assert_uint_eq(r.add.entries_set, 65536 - 256);
     lpm_engine_dir24_8.destroy(st);
@@ -95,11 +104,11 @@ START_TEST(test_update_counts)
     /* Tree Bitmap 13: the /8 expands into 2^5 initial entries; the /16
      * is one result in a node of its own (created on add, freed on del). */
     ck_assert_int_eq(lpm_engine_tree_bitmap_13.build(&st, &f, &err), 0);
-    ck_assert_int_eq(lpm_cpu_update_cost(&lpm_engine_tree_bitmap_13, st, &f, 8, 8, &r, &err), 0);
+    ck_assert_int_eq(cost_run(&lpm_engine_tree_bitmap_13, st, &f, 8, 8, &r, &err), 0);
     ck_assert_uint_eq(r.add.entries_set, 32);
     ck_assert_uint_eq(r.del.entries_set, 32);
     ck_assert_uint_eq(r.add.nodes_alloc, 0);
-    ck_assert_int_eq(lpm_cpu_update_cost(&lpm_engine_tree_bitmap_13, st, &f, 16, 16, &r, &err), 0);
+    ck_assert_int_eq(cost_run(&lpm_engine_tree_bitmap_13, st, &f, 16, 16, &r, &err), 0);
     ck_assert_uint_eq(r.add.entries_set, 1);
     ck_assert_uint_eq(r.add.nodes_alloc, 1);
     ck_assert_uint_eq(r.add.nodes_copied, 0);
@@ -108,7 +117,7 @@ START_TEST(test_update_counts)
 
     /* Hybrid: both live in its short trie, TBL24 is never touched. */
     ck_assert_int_eq(lpm_engine_hybrid.build(&st, &f, &err), 0);
-    ck_assert_int_eq(lpm_cpu_update_cost(&lpm_engine_hybrid, st, &f, 8, 16, &r, &err), 0);
+    ck_assert_int_eq(cost_run(&lpm_engine_hybrid, st, &f, 8, 16, &r, &err), 0);
     ck_assert_uint_eq(r.prefixes, 2);
     ck_assert_uint_eq(r.add.entries_set, 32 + 1);
     lpm_engine_hybrid.destroy(st);
@@ -117,7 +126,7 @@ START_TEST(test_update_counts)
     const lpm_engine_ops *ref = lpm_engine_find("ref");
     ck_assert_ptr_nonnull(ref);
     ck_assert_int_eq(ref->build(&st, &f, &err), 0);
-    ck_assert_int_eq(lpm_cpu_update_cost(ref, st, &f, 8, 16, &r, &err), 0);
+    ck_assert_int_eq(cost_run(ref, st, &f, 8, 16, &r, &err), 0);
     ck_assert_int_eq(r.counted, 0);
     ck_assert_uint_eq(r.prefixes, 2);
     ref->destroy(st);
@@ -138,7 +147,7 @@ START_TEST(test_update_cost_restores)
     ck_assert_int_eq(e->build(&st, &f, &err), 0);
     size_t before = e->memory(st);
     lpm_cpu_update_report r;
-    ck_assert_int_eq(lpm_cpu_update_cost(e, st, &f, 0, 32, &r, &err), 0);
+    ck_assert_int_eq(cost_run(e, st, &f, 0, 32, &r, &err), 0);
     ck_assert_uint_eq(r.prefixes, f.n);
     ck_assert_int_eq(r.counted, 1);
     ck_assert_uint_gt(r.add.entries_set, 0);

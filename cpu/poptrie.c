@@ -1,0 +1,361 @@
+/* The poptrie engine (poptrie.h): lookups and the engine interface. */
+#include "poptrie.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/nhtab.h"
+
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+
+/* Key bits o..o+k-1 (bits past the key read 0); levels never straddle
+ * the two words (IPv6: 16 + 8i meets 64). */
+static ALWAYS_INLINE unsigned chunk(uint64_t hi, uint64_t lo, unsigned o, unsigned k)
+{
+    return (unsigned)(o < 64 ? hi << o >> (64 - k) : lo << (o - 64) >> (64 - k));
+}
+
+#define V6_K 8   /* IPv6 bits per level, 4 nodes of 64 positions */
+
+/* Leaf k of node n (leaves of lw bytes): in the node for the first
+ * LPM_PT_LEAF_BYTES / lw, else in the external array. k is -1 only for a
+ * lane that goes on (its answer is never used): it reads the node's own
+ * base0 field. A 16-bit leaf is sign-extended: 0xFFFF is LPM_NH_NONE. */
+static ALWAYS_INLINE uint32_t leaf_get(const void *leaves, const lpm_pt_node *n, int k, unsigned lw)
+{
+    /* A select by mask, not a branch: which side a lookup takes is as
+     * unpredictable as the address. */
+    int inl = LPM_PT_LEAF_BYTES / (int)lw;
+    uintptr_t in = (uintptr_t)n + offsetof(lpm_pt_node, leaf) + (uintptr_t)(intptr_t)k * lw;
+    uintptr_t ex = (uintptr_t)leaves + (uintptr_t)(n->base0 + (uint32_t)(k - inl)) * lw;
+    uintptr_t p = in ^ ((in ^ ex) & -(uintptr_t)(k >= inl));
+    return lw == 2 ? (uint32_t)(int32_t) * (const int16_t *)p : *(const uint32_t *)p;
+}
+
+static ALWAYS_INLINE uint32_t lookup_one(const lpm_poptrie *t, uint64_t hi, uint64_t lo)
+{
+    uint32_t d = t->dir[hi >> (64 - t->s)];
+    if (!(d & LPM_PT_DIR_NODE))
+        return d - 1;
+    uint32_t x = d & ~LPM_PT_DIR_NODE;
+    for (unsigned o = t->s;; o += t->k) {
+        unsigned v = chunk(hi, lo, o, t->k);
+        const lpm_pt_node *n = &t->nodes[x + (v >> 6)];
+        uint64_t m = (2ULL << (v & 63)) - 1;
+        if (!(n->vec >> (v & 63) & 1))
+            return leaf_get(t->leaves, n, __builtin_popcountll(n->leafvec & m) - 1, t->lw);
+        x = n->base1 + ((unsigned)__builtin_popcountll(n->vec & m) - 1) * t->seg;
+    }
+}
+
+/* Batch lookups work on groups of G addresses, software-pipelined: while
+ * one group walks the trie, the next has read its direct entries and
+ * prefetched its first nodes, and the one after that has prefetched its
+ * direct entries, so each line a walk needs was asked for a group
+ * earlier. No branch depends on the data: lanes are selected with masks
+ * and compacted branch-free. */
+#define G 64
+
+/* IPv6: walks are long (five levels and more), so a group goes level by
+ * level over the lanes still walking (their lane numbers compacted),
+ * reading only the child bitmap and base on the way down; the node each
+ * lane ends in and its position there are noted, and one last pass reads
+ * the leaves. */
+typedef struct v6_group {
+    uint32_t idx[2][G];   /* node of each walking lane, by level parity */
+    uint8_t lane[2][G];
+    unsigned cnt;
+    uint32_t end[G];      /* node a lane ended in (0, the blank: none) */
+    uint8_t endv[G];      /* its position there */
+} v6_group;
+
+static ALWAYS_INLINE void v6_start(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, unsigned m,
+                                   const lpm_addr *ahead, unsigned mahead, v6_group *g)
+{
+    unsigned cnt = 0;
+    for (unsigned i = 0; i < m; i++) {
+        if (i < mahead)
+            __builtin_prefetch(&t->dir[ahead[i].hi >> 48]);
+        uint32_t d = t->dir[a[i].hi >> 48], isnode = d >> 31;
+        uint32_t x = d & ~LPM_PT_DIR_NODE & -isnode;
+        nh[i] = d - 1;
+        __builtin_prefetch(&t->nodes[x + (unsigned)(a[i].hi >> 46 & 3)]);
+        g->idx[0][cnt] = x;
+        g->lane[0][cnt] = (uint8_t)i;
+        g->end[i] = x;
+        g->endv[i] = 0; /* read (and masked out) for lanes the direct array answered */
+        cnt += isnode;
+    }
+    g->cnt = cnt;
+}
+
+static ALWAYS_INLINE void v6_walk(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, unsigned m, v6_group *g,
+                                  unsigned lw)
+{
+    const lpm_pt_node *nodes = t->nodes;
+    const uint64_t *key = (const uint64_t *)a; /* hi, lo of lane i at 2i, 2i+1 */
+    unsigned cnt = g->cnt, cur = 0;
+    for (unsigned o = 16; cnt; o += V6_K, cur ^= 1) {
+        /* The next level's segment is known from the key: prefetch that
+         * 64-byte node only. (Past bit 127 it reads 0: a harmless line.) */
+        const uint64_t *kw = key + (o >= 64), *kn = key + (o + V6_K >= 64);
+        unsigned nc = 0, sh = o & 63, shn = (o + V6_K) & 63;
+        for (unsigned j = 0; j < cnt; j++) {
+            unsigned ln = g->lane[cur][j];
+            unsigned u = (unsigned)(kw[2 * ln] << sh >> (64 - V6_K)), v = u & 63;
+            uint32_t x = g->idx[cur][j] + (u >> 6);
+            const lpm_pt_node *p = &nodes[x];
+            uint64_t vec = p->vec;
+            uint32_t c = p->base1 + ((unsigned)__builtin_popcountll(vec & ((2ULL << v) - 1)) - 1) * 4;
+            g->end[ln] = x;
+            g->endv[ln] = (uint8_t)v;
+            __builtin_prefetch(&nodes[c + (unsigned)(kn[2 * ln] << shn >> 62)]);
+            g->idx[cur ^ 1][nc] = c;
+            g->lane[cur ^ 1][nc] = (uint8_t)ln;
+            nc += (unsigned)(vec >> v) & 1;
+        }
+        cnt = nc;
+    }
+    for (unsigned i = 0; i < m; i++) {
+        uint32_t x = g->end[i], isnode = -(uint32_t)(x != 0);
+        const lpm_pt_node *p = &nodes[x];
+        uint32_t r = leaf_get(t->leaves, p, __builtin_popcountll(p->leafvec & ((2ULL << g->endv[i]) - 1)) - 1, lw);
+        nh[i] = (nh[i] & ~isnode) | (r & isnode);
+    }
+}
+
+static ALWAYS_INLINE void batch_v6_body(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n,
+                                        unsigned lw)
+{
+    v6_group S[2];
+    size_t ng = (n + G - 1) / G;
+#define GM(g) ((unsigned)(n - (g) * G < G ? n - (g) * G : G))
+    if (ng)
+        v6_start(t, a, nh, GM(0), a, 0, &S[0]);
+    for (size_t g = 0; g < ng; g++) {
+        if (g + 1 < ng)
+            v6_start(t, a + (g + 1) * G, nh + (g + 1) * G, GM(g + 1), g + 2 < ng ? a + (g + 2) * G : a,
+                     g + 2 < ng ? GM(g + 2) : 0, &S[(g + 1) & 1]);
+        v6_walk(t, a + g * G, nh + g * G, GM(g), &S[g & 1], lw);
+    }
+#undef GM
+}
+
+/* IPv4: almost every lookup ends in the first node (the direct array
+ * covers /18, a node /19../24), so the two steps are fused for every lane
+ * with no compaction: pass A reads a group's direct entries and prefetches
+ * their nodes (node 0, a blank, for entries that are leaves), pass B,
+ * one group later, answers from the node or the entry by a select. The
+ * few lookups that go deeper are listed and walked after the group. */
+static ALWAYS_INLINE void v4_pass_b(const lpm_poptrie *t, const lpm_addr *a, unsigned m, const uint32_t *D,
+                                    uint32_t *nh, unsigned lw)
+{
+    const lpm_pt_node *nodes = t->nodes;
+    const void *leaves = t->leaves;
+    uint8_t deep[G];
+    unsigned nd = 0;
+    for (unsigned i = 0; i < m; i++) {
+        uint32_t d = D[i], isnode = d >> 31;
+        /* Masks, not branches: whether the entry is a node is as random as
+         * the address. */
+        const lpm_pt_node *p = &nodes[d & ~LPM_PT_DIR_NODE & -isnode];
+        unsigned v = (unsigned)(a[i].hi >> 40) & 63;
+        uint64_t msk = (2ULL << v) - 1;
+        uint32_t r = leaf_get(leaves, p, __builtin_popcountll(p->leafvec & msk) - 1, lw);
+        nh[i] = ((d - 1) & (isnode - 1)) | (r & -isnode);
+        deep[nd] = (uint8_t)i;
+        nd += isnode & (unsigned)(p->vec >> v);
+    }
+    for (unsigned k = 0; k < nd; k++)
+        nh[deep[k]] = lookup_one(t, a[deep[k]].hi, 0);
+}
+
+static ALWAYS_INLINE void batch_v4_body(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n,
+                                        unsigned lw)
+{
+    uint32_t D[2][G];
+    size_t ng = (n + G - 1) / G;
+#define GM(g) ((unsigned)(n - (g) * G < G ? n - (g) * G : G))
+    if (ng)
+        lpm_pt_v4_pass_a(t, a, GM(0), a, 0, D[0]);
+    for (size_t g = 0; g < ng; g++) {
+        if (g + 1 < ng)
+            lpm_pt_v4_pass_a(t, a + (g + 1) * G, GM(g + 1), g + 2 < ng ? a + (g + 2) * G : a, g + 2 < ng ? GM(g + 2) : 0,
+                      D[(g + 1) & 1]);
+        v4_pass_b(t, a + g * G, GM(g), D[g & 1], nh + g * G, lw);
+    }
+#undef GM
+}
+
+/* The batches for each family and leaf width, plain and (where the CPU
+ * has them) with the popcount instruction and BMI2 shifts; a plain x86-64
+ * build would call a bit-twiddling popcount. */
+#define BATCHES(ATTR, SUF)                                                                          \
+    ATTR static void batch_v4_2##SUF(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n) \
+    {                                                                                               \
+        batch_v4_body(t, a, nh, n, 2);                                                              \
+    }                                                                                               \
+    ATTR static void batch_v4_4##SUF(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n) \
+    {                                                                                               \
+        batch_v4_body(t, a, nh, n, 4);                                                              \
+    }                                                                                               \
+    ATTR static void batch_v6_2##SUF(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n) \
+    {                                                                                               \
+        batch_v6_body(t, a, nh, n, 2);                                                              \
+    }                                                                                               \
+    ATTR static void batch_v6_4##SUF(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n) \
+    {                                                                                               \
+        batch_v6_body(t, a, nh, n, 4);                                                              \
+    }
+
+BATCHES(, _plain)
+#if defined(__x86_64__) && defined(__GNUC__)
+BATCHES(__attribute__((target("popcnt,bmi,bmi2"))), _popcnt)
+#endif
+
+static lpm_pt_batch_fn portable(const lpm_poptrie *t)
+{
+    int v4 = t->family == LPM_AF_INET, w2 = t->lw == 2;
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (__builtin_cpu_supports("popcnt") && __builtin_cpu_supports("bmi2"))
+        return v4 ? (w2 ? batch_v4_2_popcnt : batch_v4_4_popcnt) : (w2 ? batch_v6_2_popcnt : batch_v6_4_popcnt);
+#endif
+    return v4 ? (w2 ? batch_v4_2_plain : batch_v4_4_plain) : (w2 ? batch_v6_2_plain : batch_v6_4_plain);
+}
+
+void lpm_pt_batch_portable(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n)
+{
+    portable(t)(t, a, nh, n);
+}
+
+/* ---- the engine ---- */
+
+static void pick(lpm_poptrie *t)
+{
+    if (lpm_pt_avx512_usable())
+        t->batch = t->family == LPM_AF_INET ? lpm_pt_batch_v4_avx512 : lpm_pt_batch_v6_avx512;
+    else
+        t->batch = portable(t);
+}
+
+static void op_destroy(void *s)
+{
+    lpm_poptrie *t = s;
+    if (!t)
+        return;
+    lpm_pt_release(t);
+    free(t);
+}
+
+static int op_build(void **state, const lpm_fib *fib, lpm_err *err)
+{
+    lpm_poptrie *t = calloc(1, sizeof *t);
+    if (!t)
+        return lpm_err_set(err, LPM_EFAIL, "out of memory");
+    t->h.ops = &lpm_engine_poptrie;
+    int family = fib->family ? fib->family : LPM_AF_INET;
+    uint32_t maxnh = 0;
+    for (size_t i = 0; i < fib->n; i++)
+        maxnh = fib->routes[i].nh > maxnh ? fib->routes[i].nh : maxnh;
+    int rc = lpm_pt_init(t, family, maxnh <= LPM_PT_NH16_MAX ? 2 : 4, err);
+    for (size_t i = 0; i < fib->n && !rc; i++) {
+        uint32_t old;
+        if (fib->routes[i].nh >= 0x7FFFFFFFu)
+            rc = lpm_err_set(err, LPM_EINPUT, "poptrie: next hop %u out of range", fib->routes[i].nh);
+        else if (lpm_ptrib_add(&t->rib, &fib->routes[i].pfx, fib->routes[i].nh, &old))
+            rc = lpm_err_set(err, LPM_EFAIL, "out of memory");
+    }
+    if (!rc)
+        rc = lpm_pt_apply(t, NULL, err);
+    if (rc) {
+        op_destroy(t);
+        return rc;
+    }
+    pick(t);
+    memset(&t->h.cost, 0, sizeof t->h.cost);
+    *state = t;
+    return LPM_OK;
+}
+
+uint32_t lpm_pt_lookup(const lpm_poptrie *t, const lpm_addr *a)
+{
+    return lookup_one(t, a->hi, a->lo);
+}
+
+static uint32_t op_lookup(const void *s, const lpm_addr *a)
+{
+    return lookup_one(s, a->hi, a->lo);
+}
+
+static void op_lookup_batch(const void *s, const lpm_addr *a, uint32_t *nh, size_t n)
+{
+    const lpm_poptrie *t = s;
+    t->batch(t, a, nh, n);
+}
+
+static int check_family(const lpm_poptrie *t, const lpm_prefix *p, lpm_err *err)
+{
+    if (p->family != t->family)
+        return lpm_err_set(err, LPM_EINPUT, "poptrie: IPv%d prefix for an IPv%d table", p->family, t->family);
+    return LPM_OK;
+}
+
+static int op_add(void *s, const lpm_prefix *p, uint32_t nh, lpm_err *err)
+{
+    lpm_poptrie *t = s;
+    uint32_t old;
+    int rc = check_family(t, p, err);
+    if (rc)
+        return rc;
+    if (nh >= 0x7FFFFFFFu)
+        return lpm_err_set(err, LPM_EINPUT, "poptrie: next hop %u out of range", nh);
+    if (lpm_ptrib_add(&t->rib, p, nh, &old))
+        return lpm_err_set(err, LPM_EFAIL, "out of memory");
+    if (old == nh)
+        return LPM_OK;
+    if (t->lw == 2 && nh > LPM_PT_NH16_MAX) {
+        /* A next hop 16-bit leaves cannot hold: rebuild with 32-bit ones. */
+        lpm_pt_release_lookup(t);
+        if ((rc = lpm_pt_init(t, t->family, 4, err)) == LPM_OK)
+            rc = lpm_pt_apply(t, NULL, err);
+        pick(t);
+        return rc;
+    }
+    lpm_pt_change ch = { p->addr, p->len };
+    return lpm_pt_apply(t, &ch, err);
+}
+
+static int op_del(void *s, const lpm_prefix *p, lpm_err *err)
+{
+    lpm_poptrie *t = s;
+    int rc = check_family(t, p, err);
+    if (rc)
+        return rc;
+    if (lpm_ptrib_del(&t->rib, p) == LPM_NH_NONE)
+        return LPM_OK;
+    lpm_pt_change ch = { p->addr, p->len };
+    return lpm_pt_apply(t, &ch, err);
+}
+
+/* The direct array, the nodes and leaves in use (blocks on the free lists
+ * are left out; updates reuse them). */
+static size_t op_memory(const void *s)
+{
+    const lpm_poptrie *t = s;
+    return ((size_t)1 << t->s) * sizeof *t->dir + (t->nused - t->nfree_elems) * sizeof(lpm_pt_node) +
+           (t->lused - t->lfree_elems) * t->lw;
+}
+
+const lpm_engine_ops lpm_engine_poptrie = {
+    .name = "poptrie",
+    .summary = "Poptrie: 2^18 (IPv6 2^16) direct array, 64-way popcount nodes, compressed leaves",
+    .families = LPM_ENGINE_V4 | LPM_ENGINE_V6,
+    .build = op_build,
+    .lookup = op_lookup,
+    .lookup_batch = op_lookup_batch,
+    .add = op_add,
+    .del = op_del,
+    .memory = op_memory,
+    .destroy = op_destroy,
+};

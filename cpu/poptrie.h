@@ -1,0 +1,114 @@
+/* The poptrie engine (docs/cpu-engines.md): a multiway trie after Asai and
+ * Ohara's Poptrie (SIGCOMM 2015), written from the paper. The top s key
+ * bits index a direct array (s = 18 for IPv4, 16 for IPv6). Below it, a
+ * node of 64 positions consumes 6 key bits and holds two 64-bit bitmaps:
+ * `vec` marks the positions that continue into a child, `leafvec` the
+ * positions where a new run of equal leaves begins. A node's children are
+ * contiguous (from base1), so a popcount of `vec` below the key's position
+ * indexes them; a popcount of `leafvec` indexes its leaves. Leaves are
+ * leaf-pushed next hops; runs of equal leaves are stored once. A node is
+ * one 64-byte cache line that carries its first leaves itself (the rest,
+ * for nodes with more runs, in a separate leaf array), so a lookup reads
+ * one line per level and usually no other. Leaves are 16-bit (20 inline)
+ * while every next hop is below 32767, else 32-bit (10 inline); an update
+ * that brings a larger one rebuilds the trie with 32-bit leaves. A subtree
+ * whose prefixes all carry the next hop it inherits is a leaf, not a
+ * node.
+ *
+ * IPv4 levels take 6 bits (18, 24, 30). IPv6 levels take 8 bits (16, 24,
+ * ..., 120: a /32 ends on the second level, a /48 on the fourth): a level
+ * node is then 4 consecutive 64-position nodes, the top 2 of its 8 bits
+ * pick one, and children are counted in whole level nodes.
+ *
+ * Shared by poptrie.c (lookups, engine) and poptrie_update.c (building and
+ * incremental updates from the control-plane trie). */
+#ifndef LPM_CPU_POPTRIE_H
+#define LPM_CPU_POPTRIE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cpu.h"
+#include "poptrie_rib.h"
+
+#define LPM_PT_DIR_NODE 0x80000000u  /* direct entry: node index follows */
+
+#define LPM_PT_LEAF_BYTES 40   /* leaves kept in the node: 10 of 32 bits or 20 of 16 */
+#define LPM_PT_NH16_MAX 0x7FFE /* 16-bit leaves hold next hops up to this; 0xFFFF: none */
+
+typedef struct lpm_pt_node {
+    uint64_t vec;      /* bit j: position j has a child node */
+    uint64_t leafvec;  /* bit j: a run of leaves starts at position j */
+    uint32_t base1;    /* first child */
+    uint32_t base0;    /* leaf k >= inl is leaf k - inl of the external block at base0 */
+    union {
+        uint32_t leaf[LPM_PT_LEAF_BYTES / 4];
+        uint16_t leaf16[LPM_PT_LEAF_BYTES / 2];
+    };
+} __attribute__((aligned(64))) lpm_pt_node;
+
+typedef struct lpm_poptrie lpm_poptrie;
+typedef void (*lpm_pt_batch_fn)(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n);
+
+struct lpm_poptrie {
+    lpm_cpu_hdr h;
+    int family;
+    unsigned s;               /* direct-pointing bits */
+    unsigned k, seg;          /* bits per level, and 64-position nodes per level node (2^(k-6)) */
+    /* Direct array: LPM_PT_DIR_NODE | node index, or next hop + 1 (0: no
+     * route), so a leaf answers with one subtraction. */
+    uint32_t *dir;
+    lpm_pt_node *nodes;
+    unsigned lw, inl;         /* leaf width in bytes (2 or 4), leaves inline */
+    void *leaves;             /* external leaves, lw bytes each */
+    uint32_t nused, ncap, lused, lcap;   /* pool tops and sizes (elements) */
+    uint32_t nfree[1025], lfree[65];     /* free blocks by size, 0: none */
+    size_t nfree_elems, lfree_elems;
+    lpm_pt_batch_fn batch;
+    lpm_ptrib rib;
+};
+
+/* The prefix an update touched (len) or NULL for "everything" (a build). */
+typedef struct lpm_pt_change {
+    lpm_addr key;
+    unsigned len;
+} lpm_pt_change;
+
+/* One lookup. */
+uint32_t lpm_pt_lookup(const lpm_poptrie *t, const lpm_addr *a);
+/* The batch lookup in C (with the popcount instruction where the CPU has
+ * it, chosen at run time), and the ones with AVX-512 (poptrie_avx512.c),
+ * which builds install where lpm_pt_avx512_usable(). */
+void lpm_pt_batch_portable(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n);
+int lpm_pt_avx512_usable(void);
+void lpm_pt_batch_v4_avx512(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n);
+void lpm_pt_batch_v6_avx512(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n);
+
+/* IPv4 batch pass A (poptrie.c and poptrie_avx512.c): reads the direct
+ * entries of a group of m addresses into D and prefetches their first
+ * nodes (node 0, a blank, for entries that are leaves), and prefetches the
+ * direct entries of the next group (ahead, mahead addresses). */
+static inline __attribute__((always_inline)) void lpm_pt_v4_pass_a(const lpm_poptrie *t, const lpm_addr *a,
+                                                                   unsigned m, const lpm_addr *ahead,
+                                                                   unsigned mahead, uint32_t *D)
+{
+    for (unsigned i = 0; i < m; i++) {
+        if (i < mahead)
+            __builtin_prefetch(&t->dir[ahead[i].hi >> 46]);
+        uint32_t d = t->dir[a[i].hi >> 46];
+        D[i] = d;
+        __builtin_prefetch(&t->nodes[d & ~LPM_PT_DIR_NODE & -(d >> 31)]);
+    }
+}
+
+/* Allocates the pools and direct array of an empty trie with leaves of lw
+ * bytes (the control-plane trie is kept across a re-init). */
+int lpm_pt_init(lpm_poptrie *t, int family, unsigned lw, lpm_err *err);
+void lpm_pt_release(lpm_poptrie *t);
+void lpm_pt_release_lookup(lpm_poptrie *t);
+
+/* Recomputes the direct entries (and the nodes below them) that a change
+ * can reach, from the control-plane trie; ch NULL rebuilds everything. */
+int lpm_pt_apply(lpm_poptrie *t, const lpm_pt_change *ch, lpm_err *err);
+
+#endif
