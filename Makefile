@@ -43,7 +43,7 @@ TEST_BINS   := $(TEST_SRCS:%.c=$(BUILD)/%)
 TEST_COMMON := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/common/*.c))
 
 .SECONDARY:
-.PHONY: all deps demo test test-run test-asan test-cluster bench report clean unit
+.PHONY: all deps demo test test-run test-asan test-cluster bench report docs-check clean unit
 
 all: $(BIN) lpmpipe
 
@@ -91,6 +91,12 @@ test-asan: deps
 report: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) all
 	@scripts/report.sh $(BIN)
+
+# The generated tables of docs/results-*.md re-run at a reduced size and
+# compared with the docs (docs/cli-report.md, "Results docs").
+docs-check: deps
+	@$(MAKE) --no-print-directory -j$(JOBS) all
+	@scripts/docs_check.sh $(BIN)
 
 # The Slurm array of a report sweep on a one-node cluster started here.
 test-cluster: deps

@@ -1,6 +1,7 @@
 #include "cli.h"
 
 #include "../core/input.h"
+#include "../mapper/image.h"
 
 #include <errno.h>
 #include <math.h>
@@ -127,7 +128,7 @@ int lpm_cli_fib_option(const char *cmd, int c, const char *arg, lpm_fib_opts *o)
     case LPM_OPT_FORMAT:
         o->format = lpm_fib_format_parse(arg);
         if (o->format < 0) {
-            lpm_cli_error(cmd, "--format: '%s' is not one of auto, plain, pfx2as, bgpdump, mrt", arg);
+            lpm_cli_error(cmd, "--format: '%s' is not one of auto" LPM_FIB_FORMAT_NAMES, arg);
             return -1;
         }
         return 1;
@@ -245,4 +246,23 @@ int lpm_cli_u64_list(const char *cmd, const char *opt, const char *arg, uint64_t
         return LPM_EINPUT;
     }
     return 0;
+}
+
+/* The image's route section as a FIB (for the generators and --verify). */
+int lpm_cli_image_fib(const lpm_image *img, lpm_fib *f, lpm_err *err)
+{
+    lpm_fib_init(f);
+    const lpm_nhtab *nh = lpm_image_nhtab(img);
+    for (size_t i = 0; i < nh->n; i++)
+        if (lpm_nhtab_intern(&f->nh, nh->name[i], strlen(nh->name[i])) != i)
+            return lpm_err_set(err, LPM_EFAIL, "out of memory");
+    const lpm_route *r = lpm_image_routes(img);
+    for (size_t i = 0; i < lpm_image_route_count(img); i++) {
+        int rc = lpm_fib_add(f, &r[i].pfx, r[i].nh, err);
+        if (rc)
+            return rc;
+    }
+    if (!f->family)
+        f->family = lpm_image_family(img);
+    return lpm_fib_finish(f, err);
 }

@@ -69,7 +69,7 @@ enum {
     { "default-nh", required_argument, 0, LPM_OPT_DEFAULT_NH }
 #define LPM_CLI_FIB_HELP                                                                  \
     "FIB options (how the table is read; usage lines say [FIB options]):\n"              \
-    "  --format F          auto (default), plain, pfx2as, bgpdump, mrt\n"                 \
+    "  --format F          auto (default)" LPM_FIB_FORMAT_NAMES "\n"                        \
     "  --family 4|6        keep only this family (others are counted as skipped)\n"       \
     "  --mask-host-bits    clear host bits instead of refusing the line\n"                \
     "  --skip-bad          skip bad lines (their count is printed) instead of stopping\n" \
@@ -85,6 +85,11 @@ int lpm_cli_fib_option(const char *cmd, int c, const char *arg, lpm_fib_opts *o)
 /* Loads a FIB and reports on stderr what the user must know (duplicates
  * replaced, lines skipped, peer chosen). Returns the exit status. */
 int lpm_cli_load_fib(const char *cmd, const char *path, const lpm_fib_opts *o, lpm_fib *f);
+
+/* The table an image carries (its route section) as a FIB, for the trace
+ * generators and reference checks of commands that take an image. */
+struct lpm_image;
+int lpm_cli_image_fib(const struct lpm_image *img, lpm_fib *f, lpm_err *err);
 
 /* Returns LPM_EINPUT after bad usage; prints a pointer to --help only
  * when no message said what was wrong. */

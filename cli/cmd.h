@@ -17,6 +17,7 @@ int lpm_cmd_rtl(int argc, char **argv);
 int lpm_cmd_gpu(int argc, char **argv);
 int lpm_cmd_bench(int argc, char **argv);
 int lpm_cmd_names(int argc, char **argv);
+int lpm_cmd_model(int argc, char **argv);
 int lpm_cmd_report(int argc, char **argv);
 
 /* Parts of a command that live in their own file. */
@@ -25,6 +26,7 @@ int lpm_cmd_lookup_image(int argc, char **argv);   /* lookup --image (cmd_lookup
 int lpm_cmd_bench_cpu(int argc, char **argv);      /* bench's CPU engines (cmd_bench_cpu.c) */
 int lpm_rtl_cmd_verify(int argc, char **argv);     /* rtl verify (cmd_rtl_verify.c) */
 int lpm_rtl_cmd_synth(int argc, char **argv);      /* rtl synth (cmd_rtl_synth.c) */
+int lpm_cmd_model_verify(int argc, char **argv);   /* model verify (cmd_model_verify.c) */
 /* --mutate's argument; 0, or 2 after printing the error (cmd_rtl.c). */
 int lpm_rtl_parse_mutation(const char *s, int *out);
 

@@ -41,7 +41,8 @@ static void help(FILE *fp)
             "  --check N           answers compared with the reference: an even sample of N\n"
             "                      (default 0: all of them)\n"
             "  --updates U         route updates applied during the run (generated)\n"
-            "  --update-trace F    route updates from a file instead (time a|w prefix nh)\n"
+            "  --update-trace F    route updates from a file instead (time a|w prefix nh;\n"
+            "                      --mask-host-bits applies to it as to the table)\n"
             "  --update-rate R     updates per second of wall time (default 70000)\n"
             "  --rebuild-every N   GAMT: rebuild and swap copies after every N updates;\n"
             "                      GALE: upload the table again (default 0: never)\n"
@@ -314,7 +315,7 @@ static int load_and_run(const bench_opts *o)
         rc = LPM_EINPUT;
         goto out;
     }
-    if (o->utrace && (rc = lpm_gpu_updates_load(o->utrace, &fib, &upd, &nupd, &err))) {
+    if (o->utrace && (rc = lpm_gpu_updates_load(o->utrace, &fib, o->fo.mask_host_bits, &upd, &nupd, &err))) {
         lpm_cli_error(cmd, "%s", err.msg);
         goto out;
     }

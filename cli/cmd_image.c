@@ -26,16 +26,18 @@ static void help(FILE *fp)
             "check  validate the image (exit 0, or 2 with the reason)\n");
 }
 
-static void dump_word(const lpm_word_fmt *f, uint64_t w, int dit, const lpm_nhtab *nh)
+/* stage: the word's stage, or LPM_IMAGE_DIT */
+static void dump_word(const lpm_image *img, unsigned stage, uint64_t w)
 {
     lpm_node_word d;
+    int dit = stage == LPM_IMAGE_DIT;
     if (dit)
-        lpm_dit_decode(f, w, &d);
+        lpm_image_dit_decode(img, w, &d);
     else
-        lpm_word_decode(f, w, &d);
+        lpm_image_word_decode(img, stage, w, &d);
     printf("%016llx C=%d V=%d", (unsigned long long)w, d.child, d.valid);
     if (d.valid)
-        printf(" nh=%u(%s)", d.nh, lpm_nhtab_name(nh, d.nh));
+        printf(" nh=%u(%s)", d.nh, lpm_nhtab_name(&img->nh, d.nh));
     if (d.child)
         printf(" child=%u", d.addr);
     if (dit && d.child)
@@ -52,12 +54,12 @@ static int dump(const lpm_image *img, int words, long only, int json)
     lpm_map_report_image(img, &r);
     r.routes = img->nroutes;
     if (json) {
-        printf("{\"version\":%d,\"family\":%d,\"arch\":\"%s\",\"mapping\":\"%s\",\"stages\":%u,"
+        printf("{\"version\":%u,\"family\":%d,\"arch\":\"%s\",\"mapping\":\"%s\",\"stages\":%u,"
                "\"initial_stride\":%u,\"key_bits\":%u,\"word_bits\":%u,\"nh_bits\":%u,\"addr_bits\":%u,"
                "\"stage_bits\":%u,\"dit_bits\":%u,\"stride_k\":%u,\"headroom_pct\":%u,\"split\":%u,"
                "\"next_hops\":%zu,\"routes\":%zu,\"copies\":%u,\"active\":%u,\"words_used\":%llu,\"words_allocated\":%llu,"
                "\"shadow_bits\":%llu,\"fullest_over_mean\":%.5f,\"per_stage\":[",
-               LPM_IMAGE_VERSION, img->family, img->ring ? "ring" : "linear", lpm_map_kind_name((int)img->map_kind),
+               img->version, img->family, img->ring ? "ring" : "linear", lpm_map_kind_name((int)img->map_kind),
                img->stages, img->x, img->key_bits, img->word_bits, img->fmt.nh_bits, img->fmt.addr_bits,
                img->fmt.stage_bits, img->dit_bits, img->stride_k, img->headroom_pct, img->split, img->nh.n,
                img->nroutes, img->copies, img->active, (unsigned long long)r.words_used, (unsigned long long)r.words_alloc,
@@ -68,7 +70,7 @@ static int dump(const lpm_image *img, int words, long only, int json)
         printf("]}\n");
         return 0;
     }
-    printf("pipeline image v%d: IPv%d, %s, mapping %s, %u stages, initial stride %u\n", LPM_IMAGE_VERSION,
+    printf("pipeline image v%u: IPv%d, %s, mapping %s, %u stages, initial stride %u\n", img->version,
            img->family, img->ring ? "ring" : "linear", lpm_map_kind_name((int)img->map_kind), img->stages, img->x);
     printf("node word %u bits (C V nh:%u addr:%u", img->word_bits, img->fmt.nh_bits, img->fmt.addr_bits);
     if (img->fmt.stage_bits)
@@ -89,7 +91,7 @@ static int dump(const lpm_image *img, int words, long only, int json)
         for (uint64_t i = (uint64_t)img->active << img->x; i < ((uint64_t)img->active + 1) << img->x; i++)
             if (img->dit[i]) {
                 printf("  dit[%llu] ", (unsigned long long)i);
-                dump_word(&img->fmt, img->dit[i], 1, &img->nh);
+                dump_word(img, LPM_IMAGE_DIT, img->dit[i]);
             }
     }
     for (unsigned s = 0; s < img->stages; s++) {
@@ -100,7 +102,7 @@ static int dump(const lpm_image *img, int words, long only, int json)
         for (uint32_t a = base; a < base + img->used[s]; a++)
             if (img->mem[s][a]) {
                 printf("  %u ", a);
-                dump_word(&img->fmt, img->mem[s][a], 0, &img->nh);
+                dump_word(img, s, img->mem[s][a]);
             }
     }
     return 0;
@@ -151,10 +153,10 @@ static int hex(const lpm_image *img, const char *dir)
         lpm_cli_error(cmd, "%s: %s", path, strerror(errno));
         return 1;
     }
-    fprintf(fp, "{\"version\":%d,\"family\":%d,\"arch\":\"%s\",\"stages\":%u,\"initial_stride\":%u,\"key_bits\":%u,"
+    fprintf(fp, "{\"version\":%u,\"family\":%d,\"arch\":\"%s\",\"stages\":%u,\"initial_stride\":%u,\"key_bits\":%u,"
                 "\"word_bits\":%u,\"dit_bits\":%u,\"nh_bits\":%u,\"addr_bits\":%u,\"stage_bits\":%u,"
                 "\"copies\":%u,\"active\":%u,\"stride\":[",
-            LPM_IMAGE_VERSION, img->family, img->ring ? "ring" : "linear", img->stages, img->x, img->key_bits,
+            img->version, img->family, img->ring ? "ring" : "linear", img->stages, img->x, img->key_bits,
             img->word_bits, img->dit_bits, img->fmt.nh_bits, img->fmt.addr_bits, img->fmt.stage_bits, img->copies,
             img->active);
     for (unsigned s = 0; s < img->stages; s++)
@@ -162,7 +164,17 @@ static int hex(const lpm_image *img, const char *dir)
     fprintf(fp, "],\"depth\":[");
     for (unsigned s = 0; s < img->stages; s++)
         fprintf(fp, "%s%u", s ? "," : "", img->depth[s]);
-    fprintf(fp, "]}\n");
+    fprintf(fp, "]");
+    /* bit positions (lowest bit, width) of every field, from the one definition in image.c */
+    for (int dit = 0; dit < 2; dit++) {
+        lpm_word_layout l;
+        lpm_word_layout_of(&img->fmt, dit, &l);
+        fprintf(fp, ",\"%s\":{\"bits\":%u,\"c\":%u,\"v\":%u,\"nh\":[%u,%u],\"addr\":[%u,%u],\"j\":[%u,%u],"
+                    "\"stage\":[%u,%u]}",
+                dit ? "dit_layout" : "word_layout", l.bits, l.c, l.v, l.nh, l.nh_bits, l.addr, l.addr_bits, l.j, l.j_bits,
+                l.stage, l.stage_bits);
+    }
+    fprintf(fp, "}\n");
     return lpm_cli_close_out(cmd, fp, path);
 }
 
@@ -229,7 +241,7 @@ int lpm_cmd_image(int argc, char **argv)
         return rc;
     }
     if (!strcmp(sub, "check")) {
-        printf("%s: valid pipeline image v%d\n", path, LPM_IMAGE_VERSION);
+        printf("%s: valid pipeline image v%u\n", path, img->version);
     } else if (!strcmp(sub, "dump")) {
         if (only >= (long)img->stages) {
             lpm_cli_error(cmd, "--stage %ld: the image has %u stages", only, img->stages);

@@ -11,8 +11,8 @@ static const char *cmd = "rtl";
 static void help(FILE *fp)
 {
     fprintf(fp,
-            "usage: lpmpipe rtl --image IMG -o DIR [--queue Q] [--issue-width W] [--rob R] [--mutate M]\n"
-            "                   [--hop-cycles D] [--ports P]\n"
+            "usage: lpmpipe rtl --image IMG -o DIR [--hop-cycles D] [--ports P] [--queue Q] [--issue-width W]\n"
+            "                   [--rob 0] [--mutate M]\n"
             "       lpmpipe rtl verify --image IMG (--trace F | --gen KIND [--count N] [--seed S]) ...\n"
             "                   (lpmpipe rtl verify --help)\n"
             "       lpmpipe rtl synth DIR [--json]\n"
@@ -23,24 +23,23 @@ static void help(FILE *fp)
             "\n"
             "  --image IMG         pipeline image (lpmpipe map)\n"
             "  -o DIR              folder to write (created when missing)\n"
-            "  --queue Q           per-stage queue depth, 0 = no queues (default 16)\n"
-            "  --issue-width W     requests dispatched per cycle, 1..16 (default 1)\n"
-            "  --rob R             reorder buffer entries (default 0: none)\n"
-            "  --hop-cycles D      cycle rules: only 1 (the one-cycle rules) is generated yet\n"
-            "  --ports P           stage ports: only 1 is generated yet\n"
-            "  --mutate M          plant a known fault: queue-beats-pass (for the mutation test)\n");
+            "  --hop-cycles D      clocks per hop, 2..16 (default 2): the hardware cycle rules\n"
+            "  --ports P           items each stage serves per cycle, 1 or 2 (default 1)\n"
+            "  --queue Q           per-stage queue depth, 1..4096 (default 16)\n"
+            "  --issue-width W     requests dispatched per cycle, 1..16 (default 1; linear: at most P)\n"
+            "  --rob R             reorder buffer: only 0 (results leave through result lanes)\n"
+            "  --mutate M          plant a known fault (queue-order, queue-capacity,\n"
+            "                      bubble-address): rtl verify must then fail\n");
 }
 
 int lpm_rtl_parse_mutation(const char *s, int *out)
 {
-    if (!strcmp(s, "none"))
-        *out = LPM_RTL_MUT_NONE;
-    else if (!strcmp(s, "queue-beats-pass"))
-        *out = LPM_RTL_MUT_QUEUE_BEATS_PASS;
-    else {
-        lpm_cli_error(cmd, "--mutate: unknown fault '%s' (queue-beats-pass)", s);
+    int m = lpm_rtl_mutation_of(s);
+    if (m < 0) {
+        lpm_cli_error(cmd, "--mutate: unknown fault '%s' (queue-order, queue-capacity, bubble-address)", s);
         return 2;
     }
+    *out = m;
     return 0;
 }
 
@@ -62,18 +61,18 @@ int lpm_cmd_rtl(int argc, char **argv)
         { "help", no_argument, 0, 'h' },
         { 0, 0, 0, 0 },
     };
-    lpm_rtl_opts o = { .queue = 16, .width = 1, .hop = LPM_RTL_HOP, .ports = LPM_RTL_PORTS };
+    lpm_rtl_opts o = { .queue = 16, .width = 1, .hop = 2, .ports = 1 };
     const char *image = NULL, *dir = NULL;
     int c;
     while ((c = lpm_cli_getopt(cmd, argc, argv, "ho:", lo)) != -1) {
         switch (c) {
         case O_IMAGE: image = optarg; break;
         case 'o': dir = optarg; break;
-        case O_QUEUE: if (lpm_cli_uint(cmd, "--queue", optarg, 0, 4096, &o.queue)) return 2; break;
+        case O_QUEUE: if (lpm_cli_uint(cmd, "--queue", optarg, 1, 4096, &o.queue)) return 2; break;
         case O_WIDTH: if (lpm_cli_uint(cmd, "--issue-width", optarg, 1, 16, &o.width)) return 2; break;
         case O_ROB: if (lpm_cli_uint(cmd, "--rob", optarg, 0, 65536, &o.rob)) return 2; break;
         case O_MUT: if (lpm_rtl_parse_mutation(optarg, &o.mutate)) return 2; break;
-        case O_HOP: if (lpm_cli_uint(cmd, "--hop-cycles", optarg, 1, 16, &o.hop)) return 2; break;
+        case O_HOP: if (lpm_cli_uint(cmd, "--hop-cycles", optarg, 1, 16, &o.hop)) return 2; break; /* 1: refused with a reason */
         case O_PORTS: if (lpm_cli_uint(cmd, "--ports", optarg, 1, 2, &o.ports)) return 2; break;
         case 'h': help(stdout); return 0;
         default: return lpm_cli_usage_error(cmd);

@@ -259,25 +259,6 @@ static int sink(void *ctx, const lpm_sim_result *r, lpm_err *err)
     return 0;
 }
 
-/* The image's route section as a FIB (for the generators and --verify). */
-static int fib_from_image(const lpm_image *img, lpm_fib *f, lpm_err *err)
-{
-    lpm_fib_init(f);
-    const lpm_nhtab *nh = lpm_image_nhtab(img);
-    for (size_t i = 0; i < nh->n; i++)
-        if (lpm_nhtab_intern(&f->nh, nh->name[i], strlen(nh->name[i])) != i)
-            return lpm_err_set(err, LPM_EFAIL, "out of memory");
-    const lpm_route *r = lpm_image_routes(img);
-    for (size_t i = 0; i < lpm_image_route_count(img); i++) {
-        int rc = lpm_fib_add(f, &r[i].pfx, r[i].nh, err);
-        if (rc)
-            return rc;
-    }
-    if (!f->family)
-        f->family = lpm_image_family(img);
-    return lpm_fib_finish(f, err);
-}
-
 static int parse_reads(const char *arg, unsigned *lo, unsigned *hi)
 {
     char buf[64];
@@ -544,7 +525,7 @@ int lpm_cmd_sim(int argc, char **argv)
                 rc = 2;
                 goto out;
             }
-        } else if ((rc = fib_from_image(img, &fib, &err))) {
+        } else if ((rc = lpm_cli_image_fib(img, &fib, &err))) {
             lpm_cli_error(cmd, "%s", err.msg);
             goto out;
         }

@@ -7,6 +7,7 @@
 #include "cmd.h"
 #include "../mapper/image_int.h"
 #include "../core/trace.h"
+#include "../core/updates_load.h"
 #include "../mapper/map.h"
 #include "../mapper/update.h"
 
@@ -16,7 +17,8 @@ static void help(FILE *fp)
 {
     fprintf(fp,
             "usage: lpmpipe update --image IMG --updates U [-o IMG2] [--bubbles FILE]\n"
-            "                      [--rebalance-at F] [--rebuild-every N] [--peer ADDR] [--json]\n"
+            "                      [--rebalance-at F] [--rebuild-every N] [--peer ADDR]\n"
+            "                      [--mask-host-bits] [--json]\n"
             "\n"
             "Applies announce/withdraw updates to the image offline: changed words are\n"
             "placed in head room and become writes (stage, address, word) packed into\n"
@@ -35,6 +37,8 @@ static void help(FILE *fp)
             "  --rebuild-every N    also rebuild after every N effective updates (to measure\n"
             "                       or test rebuilds; default 0: only when needed)\n"
             "  --peer ADDR          bgpdump update traces: this peer's updates\n"
+            "  --mask-host-bits     clear host bits of update prefixes instead of refusing\n"
+            "                       the line (as the table readers' option does)\n"
             "  --json               the report as one JSON object\n");
 }
 
@@ -135,6 +139,7 @@ int lpm_cmd_update(int argc, char **argv)
         { "rebalance-at", required_argument, 0, O_REBAL },
         { "peer", required_argument, 0, O_PEER },
         { "rebuild-every", required_argument, 0, O_EVERY },
+        { "mask-host-bits", no_argument, 0, LPM_OPT_MASK_HOST },
         { "json", no_argument, 0, O_JSON },
         { "output", required_argument, 0, 'o' },
         { "help", no_argument, 0, 'h' },
@@ -142,7 +147,7 @@ int lpm_cmd_update(int argc, char **argv)
     };
     const char *image = NULL, *updates = NULL, *bubbles = NULL, *outp = NULL, *peer = NULL;
     lpm_upd_opts uo = { 1.10, 0 };
-    int json = 0, c;
+    int json = 0, mask_host = 0, c;
     optind = 1;
     while ((c = lpm_cli_getopt(cmd, argc, argv, "ho:", lo)) != -1) {
         switch (c) {
@@ -165,6 +170,7 @@ int lpm_cmd_update(int argc, char **argv)
             uo.rebuild_every = (size_t)v;
             break;
         }
+        case LPM_OPT_MASK_HOST: mask_host = 1; break;
         case O_JSON: json = 1; break;
         case 'o': outp = optarg; break;
         case 'h': help(stdout); return 0;
@@ -201,7 +207,7 @@ int lpm_cmd_update(int argc, char **argv)
     size_t n = 0;
     lpm_upd *u = NULL;
     FILE *bf = NULL;
-    if ((rc = lpm_updates_load(updates, &fib, peer, &up, &n, &err))) {
+    if ((rc = lpm_updates_load_ex(updates, &fib, peer, mask_host, &up, &n, NULL, 0, &err))) {
         lpm_cli_error(cmd, "%s", err.msg);
         goto out;
     }

@@ -23,6 +23,7 @@ static const struct {
     { "rtl", lpm_cmd_rtl, "generate Verilog, verify it against the simulator, synthesize" },
     { "gpu", lpm_cmd_gpu, "CUDA lookup engines (GAMT, GALE)" },
     { "bench", lpm_cmd_bench, "lookup engines side by side: speed, memory, updates" },
+    { "model", lpm_cmd_model, "SystemC models: cycle-accurate model, TLM-2.0 line card" },
     { "names", lpm_cmd_names, "NDN name tables and name lookup engines" },
     { "report", lpm_cmd_report, "experiment sweeps: run, merge, render figures and HTML (reports/)" },
 };

@@ -1,8 +1,8 @@
 /* lpmpipe --version: the version, the git revision, and which optional
  * parts this binary has: the stand-ins the Makefile picks answer
- * lpm_*_built() (docs/architecture.md), SystemC is a flag models/module.mk
- * sets on this file, and Verilator is looked for on the PATH (rtl verify
- * runs it; nothing of it is linked). */
+ * lpm_*_built() (docs/architecture.md; SystemC: lpm_model_built()), and
+ * Verilator is looked for on the PATH (rtl verify runs it; nothing of it
+ * is linked). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,14 +10,10 @@
 #include "../core/version.h"
 #include "../cpu/peer.h"
 #include "../gpu/gpu_api.h"
+#include "../models/model.h"
 #include "../names/ngpu.h"
 #include "cli.h"
 
-#ifdef LPM_WITH_SYSTEMC
-#define SYSTEMC_BUILT 1
-#else
-#define SYSTEMC_BUILT 0
-#endif
 
 /* "Verilator 5.006 2023-01-22" from `verilator --version`, or "" when it
  * is not on the PATH. */
@@ -57,7 +53,7 @@ int lpm_cli_version(int argc, char **argv)
         return 2;
     }
     int cuda = lpm_gpu_built(), names_cuda = lpm_names_cuda_built();
-    int dpdk = lpm_peer_built(), systemc = SYSTEMC_BUILT;
+    int dpdk = lpm_peer_built(), systemc = lpm_model_built();
     char ver[256];
     verilator_version(ver, sizeof ver);
     if (json) {

@@ -127,18 +127,3 @@ int lpm_fib_write_plain(const lpm_fib *f, const char *path, lpm_err *err)
         bad |= fflush(fp);
     return bad ? lpm_err_set(err, LPM_EFAIL, "%s: write error", path) : LPM_OK;
 }
-
-static const char *const fmt_names[] = { "auto", "plain", "pfx2as", "bgpdump", "mrt" };
-
-const char *lpm_fib_format_name(int fmt)
-{
-    return fmt >= 0 && fmt <= LPM_FMT_MRT ? fmt_names[fmt] : "?";
-}
-
-int lpm_fib_format_parse(const char *s)
-{
-    for (int i = 0; i <= LPM_FMT_MRT; i++)
-        if (strcmp(s, fmt_names[i]) == 0)
-            return i;
-    return -1;
-}

@@ -27,14 +27,29 @@ typedef struct lpm_fib {
     char peer[96];       /* the peer chosen from a multi-peer RIB, "" if none */
 } lpm_fib;
 
-/* Input formats; AUTO sniffs the content. */
+/* The FIB formats, one line each: X(ID, name) gives the value LPM_FMT_ID,
+ * the --format name and the reader lpm_fib_read_name (core/fib_readers.h
+ * declares it from this list). lpm_fib_load's dispatch, the --format parser,
+ * its error message and its help line are all made from this list; a new
+ * format is its reader and one line here (docs/architecture.md). */
+#define LPM_FIB_FORMATS(X)                                 \
+    X(PLAIN, plain)       /* prefix/len [nexthop] */       \
+    X(PFX2AS, pfx2as)     /* net<TAB>len<TAB>label (CAIDA) */ \
+    X(BGPDUMP, bgpdump)   /* bgpdump -m text */            \
+    X(MRT, mrt)           /* binary MRT */
+
+/* Input formats; AUTO (0) sniffs the content. */
+#define LPM_FIB_FORMAT_ENUM_(ID, name) LPM_FMT_##ID,
 enum lpm_fib_format {
     LPM_FMT_AUTO = 0,
-    LPM_FMT_PLAIN,     /* prefix/len [nexthop] */
-    LPM_FMT_PFX2AS,    /* net<TAB>len<TAB>label (CAIDA) */
-    LPM_FMT_BGPDUMP,   /* bgpdump -m text */
-    LPM_FMT_MRT        /* binary MRT */
+    LPM_FIB_FORMATS(LPM_FIB_FORMAT_ENUM_)
+    LPM_FMT_COUNT
 };
+
+/* ", plain, pfx2as, bgpdump, mrt": the names after "auto", as one string
+ * literal for help and error texts. */
+#define LPM_FIB_FORMAT_COMMA_NAME_(ID, name) ", " #name
+#define LPM_FIB_FORMAT_NAMES LPM_FIB_FORMATS(LPM_FIB_FORMAT_COMMA_NAME_)
 
 typedef struct lpm_fib_opts {
     int format;          /* enum lpm_fib_format */

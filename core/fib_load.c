@@ -1,63 +1,32 @@
+/* lpm_fib_load: opens the input, picks the format (the table made from
+ * LPM_FIB_FORMATS, or sniffing for auto) and runs its reader. */
 #include <stdio.h>
 #include <string.h>
 
 #include "fib_readers.h"
 
-/* Lines without a next hop (prefix-only tables) get a label from the
- * prefix's hash, so that engines answering with the wrong prefix are caught
- * by tests; docs/formats.md documents it, --default-nh overrides. */
-#define SYNTH_LABELS 256u
+/* The format table, indexed by enum lpm_fib_format: LPM_FIB_FORMATS. */
+static const struct {
+    const char *name;
+    lpm_fib_reader read;
+} formats[LPM_FMT_COUNT] = {
+    [LPM_FMT_AUTO] = { "auto", NULL },
+#define ROW(ID, name) [LPM_FMT_##ID] = { #name, lpm_fib_read_##name },
+    LPM_FIB_FORMATS(ROW)
+#undef ROW
+};
 
-const char *lpm_fib_missing_nh(const lpm_fib_opts *o, const lpm_prefix *p, char lab[16], size_t *len)
+const char *lpm_fib_format_name(int fmt)
 {
-    if (o->default_nh) {
-        *len = strlen(o->default_nh);
-        return o->default_nh;
-    }
-    uint64_t h = p->addr.hi * 0x9E3779B97F4A7C15ULL ^ p->addr.lo * 0xC2B2AE3D27D4EB4FULL ^ p->len;
-    h ^= h >> 31;
-    h *= 0xBF58476D1CE4E5B9ULL;
-    h ^= h >> 29;
-    /* "h" and the decimal label, without printf: this runs per line. */
-    unsigned v = (unsigned)(h % SYNTH_LABELS);
-    char d[8];
-    size_t k = 0, n = 0;
-    do
-        d[k++] = (char)('0' + v % 10);
-    while ((v /= 10) && k < sizeof d);
-    lab[n++] = 'h';
-    while (k)
-        lab[n++] = d[--k];
-    lab[n] = '\0';
-    *len = n;
-    return lab;
+    return fmt >= 0 && fmt < LPM_FMT_COUNT ? formats[fmt].name : "?";
 }
 
-int lpm_fib_reader_add(lpm_fib *f, lpm_input *in, const lpm_fib_opts *o,
-                       const lpm_prefix *p, const char *nh, size_t nhlen, lpm_err *err)
+int lpm_fib_format_parse(const char *s)
 {
-    if (o->family && p->family != o->family) {
-        f->skipped++;
-        return LPM_OK;
-    }
-    char lab[16];
-    if (!nh)
-        nh = lpm_fib_missing_nh(o, p, lab, &nhlen);
-    lpm_err e;
-    int rc = lpm_fib_add_tok(f, p, nh, nhlen, &e);
-    if (rc)
-        return lpm_err_at(err, rc, lpm_input_name(in), lpm_input_lineno(in), "%s", e.msg);
-    return LPM_OK;
-}
-
-int lpm_fib_reader_bad(lpm_fib *f, lpm_input *in, const lpm_fib_opts *o,
-                       const char *why, lpm_err *err)
-{
-    if (o->skip_bad) {
-        f->skipped++;
-        return LPM_OK;
-    }
-    return lpm_err_at(err, LPM_EINPUT, lpm_input_name(in), lpm_input_lineno(in), "%s", why);
+    for (int i = 0; i < LPM_FMT_COUNT; i++)
+        if (strcmp(s, formats[i].name) == 0)
+            return i;
+    return -1;
 }
 
 static int is_mrt_type(unsigned t)
@@ -145,19 +114,16 @@ int lpm_fib_load(lpm_fib *f, const char *path, const lpm_fib_opts *o, lpm_err *e
         }
         fmt = lpm_fib_sniff(b, n);
     }
-    switch (fmt) {
-    case LPM_FMT_PLAIN: rc = lpm_fib_read_plain(f, in, o, err); break;
-    case LPM_FMT_PFX2AS: rc = lpm_fib_read_pfx2as(f, in, o, err); break;
-    case LPM_FMT_BGPDUMP: rc = lpm_fib_read_bgpdump(f, in, o, err); break;
-    case LPM_FMT_MRT: rc = lpm_fib_read_mrt(f, in, o, err); break;
-    default: rc = lpm_err_set(err, LPM_EINPUT, "unknown format %d", fmt);
-    }
+    if (fmt > LPM_FMT_AUTO && fmt < LPM_FMT_COUNT)
+        rc = formats[fmt].read(f, in, o, err);
+    else
+        rc = lpm_err_set(err, LPM_EINPUT, "unknown format %d", fmt);
     unsigned long lines = lpm_input_lineno(in);
     lpm_input_close(in);
     if (rc == LPM_OK)
         rc = lpm_fib_finish(f, err);
     if (rc == LPM_OK && f->n == 0) {
-        if (fmt == LPM_FMT_MRT)
+        if (f->records)
             rc = lpm_err_set(err, LPM_EINPUT, "%s: %lu record%s: no prefixes in table%s", path, lines, lines == 1 ? "" : "s",
                              f->skipped ? " (all records skipped)" : "");
         else

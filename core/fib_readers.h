@@ -7,15 +7,18 @@
 #include "fib.h"
 #include "input.h"
 
-int lpm_fib_read_plain(lpm_fib *f, lpm_input *in, const lpm_fib_opts *o, lpm_err *err);
-int lpm_fib_read_pfx2as(lpm_fib *f, lpm_input *in, const lpm_fib_opts *o, lpm_err *err);
-int lpm_fib_read_bgpdump(lpm_fib *f, lpm_input *in, const lpm_fib_opts *o, lpm_err *err);
-int lpm_fib_read_mrt(lpm_fib *f, lpm_input *in, const lpm_fib_opts *o, lpm_err *err);
+/* int lpm_fib_read_NAME(lpm_fib *, lpm_input *, const lpm_fib_opts *,
+ * lpm_err *) for every line of LPM_FIB_FORMATS (core/fib.h). */
+typedef int (*lpm_fib_reader)(lpm_fib *f, lpm_input *in, const lpm_fib_opts *o, lpm_err *err);
+#define LPM_FIB_READER_DECL_(ID, name) \
+    int lpm_fib_read_##name(lpm_fib *f, lpm_input *in, const lpm_fib_opts *o, lpm_err *err);
+LPM_FIB_FORMATS(LPM_FIB_READER_DECL_)
+#undef LPM_FIB_READER_DECL_
 
 /* Guesses the format from the first bytes of the decompressed stream. */
 int lpm_fib_sniff(const unsigned char *buf, size_t n);
 
-/* Shared by readers: adds p with next-hop token (NULL: synthesized as the
+/* Shared by readers (core/fib_reader_util.c): adds p with next-hop token (NULL: synthesized as the
  * docs say), honouring o->family (other family: counted as skipped) and
  * the mixed-family rule. Returns LPM_OK or an error already located at
  * file:line. */

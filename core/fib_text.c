@@ -30,19 +30,6 @@ static int tokenize(char *s, size_t len, char **tok, size_t *tlen, int max)
     return n;
 }
 
-int lpm_fib_text_check(const char *s, size_t len, const char *what, char *why, size_t size)
-{
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if ((c < 32 && c != '\t' && !(c == '\r' && i + 1 == len)) || c == 127) {
-            char q[8];
-            snprintf(why, size, "binary data in %s: byte '%s' at column %zu", what, lpm_quote(q, sizeof q, s + i, 1), i + 1);
-            return 0;
-        }
-    }
-    return 1;
-}
-
 static int read_lines(lpm_fib *f, lpm_input *in, const lpm_fib_opts *o, lpm_err *err, int pfx2as)
 {
     char *line;

@@ -43,7 +43,7 @@ static int is_number(const char *s, size_t n)
 }
 
 /* "time a|w prefix [nexthop]": fills u (nh token left in *nh). */
-static int plain_line(char *s, size_t len, lpm_update *u, const char **nh, size_t *nhlen,
+static int plain_line(char *s, size_t len, int mask_host, lpm_update *u, const char **nh, size_t *nhlen,
                       char *why, size_t wsize)
 {
     char *tok[5], q[LPM_QUOTE_MAX];
@@ -73,7 +73,7 @@ static int plain_line(char *s, size_t len, lpm_update *u, const char **nh, size_
     if (tl[1] != 1 || (tok[1][0] != 'a' && tok[1][0] != 'w'))
         return snprintf(why, wsize, "bad operation '%s' (a or w expected)", lpm_quote(q, sizeof q, tok[1], tl[1])), -1;
     lpm_err e;
-    if (lpm_prefix_parse(tok[2], 0, 0, &u->pfx, &e))
+    if (lpm_prefix_parse(tok[2], 0, mask_host, &u->pfx, &e))
         return snprintf(why, wsize, "%s", e.msg), -1;
     u->time = strtod(tok[0], NULL);
     u->op = tok[1][0];
@@ -82,7 +82,7 @@ static int plain_line(char *s, size_t len, lpm_update *u, const char **nh, size_
     return 0;
 }
 
-int lpm_updates_load_ex(const char *path, lpm_fib *fib, const char *peer_addr,
+int lpm_updates_load_ex(const char *path, lpm_fib *fib, const char *peer_addr, int mask_host,
                         lpm_update **out, size_t *nout, char *peer_out, size_t peer_size, lpm_err *err)
 {
     *out = NULL;
@@ -127,7 +127,7 @@ int lpm_updates_load_ex(const char *path, lpm_fib *fib, const char *peer_addr,
         size_t nhlen = 0;
         if (memchr(line, '|', len)) {
             lpm_bgpdump_line bl;
-            if (lpm_bgpdump_parse_line(line, len, 0, &bl, why, sizeof why)) {
+            if (lpm_bgpdump_parse_line(line, len, mask_host, &bl, why, sizeof why)) {
                 rc = lpm_err_at(err, LPM_EINPUT, name, ln, "%s", why);
                 break;
             }
@@ -157,7 +157,7 @@ int lpm_updates_load_ex(const char *path, lpm_fib *fib, const char *peer_addr,
             u.pfx = bl.pfx;
             nh = bl.nh;
             nhlen = bl.nhlen;
-        } else if (plain_line(line, len, &u, &nh, &nhlen, why, sizeof why)) {
+        } else if (plain_line(line, len, mask_host, &u, &nh, &nhlen, why, sizeof why)) {
             rc = lpm_err_at(err, LPM_EINPUT, name, ln, "%s", why);
             break;
         }
@@ -201,5 +201,5 @@ int lpm_updates_load_ex(const char *path, lpm_fib *fib, const char *peer_addr,
 int lpm_updates_load(const char *path, lpm_fib *fib, const char *peer_addr,
                      lpm_update **out, size_t *n, lpm_err *err)
 {
-    return lpm_updates_load_ex(path, fib, peer_addr, out, n, NULL, 0, err);
+    return lpm_updates_load_ex(path, fib, peer_addr, 0, out, n, NULL, 0, err);
 }

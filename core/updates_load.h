@@ -6,8 +6,10 @@
 #include "trace.h"
 
 /* peer_out (may be NULL) receives "ADDR AS N" of the peer whose bgpdump
- * lines were read, "" for a "time a|w prefix" trace. */
-int lpm_updates_load_ex(const char *path, lpm_fib *fib, const char *peer_addr,
+ * lines were read, "" for a "time a|w prefix" trace. mask_host clears host
+ * bits of update prefixes instead of refusing the line (the table readers'
+ * --mask-host-bits; lpm_updates_load refuses them). */
+int lpm_updates_load_ex(const char *path, lpm_fib *fib, const char *peer_addr, int mask_host,
                         lpm_update **out, size_t *n, char *peer_out, size_t peer_size, lpm_err *err);
 
 #endif

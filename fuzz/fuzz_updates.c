@@ -1,7 +1,8 @@
 /* Update traces (`[time] a|w prefix [nexthop]` and bgpdump A/W lines),
  * read into a FIB as `lpmpipe update` and the benches do. Byte 0:
  *   bits 0-1  the FIB: empty, a small IPv4 table, a small IPv6 table, empty
- *   bit 2     --peer 192.0.2.1 (a bgpdump trace's peer) */
+ *   bit 2     --peer 192.0.2.1 (a bgpdump trace's peer)
+ *   bit 3     --mask-host-bits (clear host bits instead of refusing) */
 #include "fuzz.h"
 
 #include <stdlib.h>
@@ -34,7 +35,7 @@ int lpm_fuzz_updates(const uint8_t *data, size_t size)
     size_t n = 0;
     char name[128];
     lpm_err err;
-    if (lpm_updates_load_ex(lpm_fuzz_path(data + 1, size - 1), &f, peer, &u, &n, name, sizeof name, &err) == LPM_OK)
+    if (lpm_updates_load_ex(lpm_fuzz_path(data + 1, size - 1), &f, peer, (data[0] >> 3) & 1, &u, &n, name, sizeof name, &err) == LPM_OK)
         free(u);
     lpm_fib_free(&f);
     return 0;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../core/rng.h"
+#include "../core/updates_load.h"
 
 static lpm_addr random_addr(lpm_rng *r, int family)
 {
@@ -70,7 +71,7 @@ int lpm_gpu_updates_gen(const lpm_fib *f, size_t n, uint64_t seed, lpm_update **
     return LPM_OK;
 }
 
-int lpm_gpu_updates_load(const char *path, lpm_fib *f, lpm_update **out, size_t *n, lpm_err *err)
+int lpm_gpu_updates_load(const char *path, lpm_fib *f, int mask_host, lpm_update **out, size_t *n, lpm_err *err)
 {
-    return lpm_updates_load(path, f, NULL, out, n, err);
+    return lpm_updates_load_ex(path, f, NULL, mask_host, out, n, NULL, 0, err);
 }

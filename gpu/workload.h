@@ -20,7 +20,7 @@ void lpm_gpu_addrs(const lpm_fib *f, size_t n, uint64_t seed, lpm_addr *out);
 int lpm_gpu_updates_gen(const lpm_fib *f, size_t n, uint64_t seed, lpm_update **out, lpm_err *err);
 
 /* An update trace file (any format lpm_updates_load reads; the first
- * peer of a bgpdump file). */
-int lpm_gpu_updates_load(const char *path, lpm_fib *f, lpm_update **out, size_t *n, lpm_err *err);
+ * peer of a bgpdump file); mask_host: the command's --mask-host-bits. */
+int lpm_gpu_updates_load(const char *path, lpm_fib *f, int mask_host, lpm_update **out, size_t *n, lpm_err *err);
 
 #endif

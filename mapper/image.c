@@ -23,6 +23,7 @@ lpm_image *lpm_image_alloc(int family, int ring, unsigned stages, unsigned x,
     lpm_image_set_fmt(img, fmt);
     lpm_nhtab_init(&img->nh);
     img->copies = copies;
+    img->version = LPM_IMAGE_VERSION;
     img->dit = calloc((size_t)copies << x, sizeof *img->dit);
     if (!img->dit)
         goto fail;
@@ -41,9 +42,12 @@ fail:
 
 void lpm_image_set_fmt(lpm_image *img, const lpm_word_fmt *fmt)
 {
+    lpm_word_layout l;
     img->fmt = *fmt;
-    img->word_bits = 2 + fmt->nh_bits + fmt->addr_bits + (fmt->stage_bits ? 1 + fmt->stage_bits : 0);
-    img->dit_bits = 2 + fmt->nh_bits + fmt->addr_bits + 8;
+    lpm_word_layout_of(fmt, 0, &l);
+    img->word_bits = l.bits;
+    lpm_word_layout_of(fmt, 1, &l);
+    img->dit_bits = l.bits;
 }
 
 void lpm_image_free(lpm_image *img)
@@ -189,63 +193,119 @@ static inline uint64_t field(uint64_t w, unsigned pos, unsigned n)
     return n ? (w >> pos) & ((1ULL << n) - 1) : 0;
 }
 
-void lpm_word_decode(const lpm_word_fmt *f, uint64_t w, lpm_node_word *o)
+void lpm_word_layout_of(const lpm_word_fmt *f, int dit, lpm_word_layout *l)
 {
-    unsigned p = 2;
-    o->child = (int)(w & 1);
-    o->valid = (int)((w >> 1) & 1);
-    o->nh = (uint32_t)field(w, p, f->nh_bits);
-    p += f->nh_bits;
-    o->addr = (uint32_t)field(w, p, f->addr_bits);
-    p += f->addr_bits;
-    if (f->stage_bits) {
-        o->jump = (int)((w >> p) & 1);
-        o->stage = (unsigned)field(w, p + 1, f->stage_bits);
+    l->c = 0;
+    l->v = 1;
+    l->nh = 2;
+    l->nh_bits = f->nh_bits;
+    l->addr = l->nh + f->nh_bits;
+    l->addr_bits = f->addr_bits;
+    unsigned p = l->addr + f->addr_bits;
+    if (dit) {
+        l->j = p;
+        l->j_bits = 0;
+        l->stage = p;
+        l->stage_bits = 8;
     } else {
-        o->jump = 0;
-        o->stage = 0;
+        l->j = p;
+        l->j_bits = f->stage_bits ? 1 : 0;
+        l->stage = p + l->j_bits;
+        l->stage_bits = f->stage_bits;
     }
+    l->bits = l->stage + l->stage_bits;
 }
 
-uint64_t lpm_word_encode(const lpm_word_fmt *f, const lpm_node_word *in)
+/* The fields as they are in the file: addr is the block index. */
+static void unpack(const lpm_word_layout *l, uint64_t w, lpm_node_word *o)
 {
-    uint64_t w = (uint64_t)(in->child != 0) | (uint64_t)(in->valid != 0) << 1;
-    unsigned p = 2;
+    o->child = (int)field(w, l->c, 1);
+    o->valid = (int)field(w, l->v, 1);
+    o->nh = (uint32_t)field(w, l->nh, l->nh_bits);
+    o->addr = (uint32_t)field(w, l->addr, l->addr_bits);
+    o->jump = (int)field(w, l->j, l->j_bits);
+    o->stage = (unsigned)field(w, l->stage, l->stage_bits);
+}
+
+/* Disabled fields are written 0: nh without V, addr/J/stage without C, a
+ * node word's stage without J. */
+static uint64_t pack(const lpm_word_layout *l, int dit, const lpm_node_word *in)
+{
+    uint64_t w = (uint64_t)(in->child != 0) << l->c | (uint64_t)(in->valid != 0) << l->v;
     if (in->valid)
-        w |= (uint64_t)in->nh << p;
-    p += f->nh_bits;
-    if (in->child)
-        w |= (uint64_t)in->addr << p;
-    p += f->addr_bits;
-    if (f->stage_bits && in->child && in->jump)
-        w |= 1ULL << p | (uint64_t)in->stage << (p + 1);
+        w |= (uint64_t)in->nh << l->nh;
+    if (in->child) {
+        w |= (uint64_t)in->addr << l->addr;
+        if (dit)
+            w |= (uint64_t)in->stage << l->stage;
+        else if (l->j_bits && in->jump)
+            w |= 1ULL << l->j | (uint64_t)in->stage << l->stage;
+    }
     return w;
 }
 
-void lpm_dit_decode(const lpm_word_fmt *f, uint64_t w, lpm_node_word *o)
+unsigned lpm_image_child_stage(const lpm_image *img, unsigned s, const lpm_node_word *w)
 {
-    unsigned p = 2 + f->nh_bits + f->addr_bits;
-    o->child = (int)(w & 1);
-    o->valid = (int)((w >> 1) & 1);
-    o->nh = (uint32_t)field(w, 2, f->nh_bits);
-    o->addr = (uint32_t)field(w, 2 + f->nh_bits, f->addr_bits);
-    o->stage = (unsigned)field(w, p, 8);
+    if (w->jump)
+        return w->stage;
+    return s + 1 < img->stages ? s + 1 : (img->ring ? 0 : img->stages);
+}
+
+/* Block index <-> word address in stage t (a stage that does not exist
+ * keeps the index as it is; validation refuses such pointers). */
+static uint32_t blk_to_addr(const lpm_image *img, unsigned t, uint32_t blk)
+{
+    return t < img->stages ? blk << img->stride[t] : blk;
+}
+
+static uint32_t addr_to_blk(const lpm_image *img, unsigned t, uint32_t addr)
+{
+    return t < img->stages ? addr >> img->stride[t] : addr;
+}
+
+void lpm_image_word_decode(const lpm_image *img, unsigned stage, uint64_t w, lpm_node_word *o)
+{
+    lpm_word_layout l;
+    lpm_word_layout_of(&img->fmt, 0, &l);
+    unpack(&l, w, o);
+    if (o->child)
+        o->addr = blk_to_addr(img, lpm_image_child_stage(img, stage, o), o->addr);
+}
+
+uint64_t lpm_image_word_encode(const lpm_image *img, unsigned stage, const lpm_node_word *in)
+{
+    lpm_word_layout l;
+    lpm_word_layout_of(&img->fmt, 0, &l);
+    lpm_node_word r = *in;
+    if (r.child)
+        r.addr = addr_to_blk(img, lpm_image_child_stage(img, stage, &r), r.addr);
+    return pack(&l, 0, &r);
+}
+
+void lpm_image_dit_decode(const lpm_image *img, uint64_t w, lpm_node_word *o)
+{
+    lpm_word_layout l;
+    lpm_word_layout_of(&img->fmt, 1, &l);
+    unpack(&l, w, o);
     o->jump = 0;
+    if (o->child)
+        o->addr = blk_to_addr(img, o->stage, o->addr);
 }
 
-uint64_t lpm_dit_encode(const lpm_word_fmt *f, const lpm_node_word *in)
+uint64_t lpm_image_dit_encode(const lpm_image *img, const lpm_node_word *in)
 {
-    uint64_t w = (uint64_t)(in->child != 0) | (uint64_t)(in->valid != 0) << 1;
-    if (in->valid)
-        w |= (uint64_t)in->nh << 2;
-    if (in->child)
-        w |= (uint64_t)in->addr << (2 + f->nh_bits) |
-             (uint64_t)in->stage << (2 + f->nh_bits + f->addr_bits);
-    return w;
+    lpm_word_layout l;
+    lpm_word_layout_of(&img->fmt, 1, &l);
+    lpm_node_word r = *in;
+    if (r.child)
+        r.addr = addr_to_blk(img, r.stage, r.addr);
+    return pack(&l, 1, &r);
 }
 
 /* ---- the interpreter ---- */
 
+/* The next address is the child block's base with the next stride bits of
+ * the key below it: a concatenation, since blocks are aligned. */
 void lpm_image_dispatch(const lpm_image *img, const lpm_addr *key, lpm_visit *v)
 {
     memset(v, 0, sizeof *v);
@@ -253,7 +313,7 @@ void lpm_image_dispatch(const lpm_image *img, const lpm_addr *key, lpm_visit *v)
     v->best_nh = LPM_NH_NONE;
     lpm_node_word e;
     v->copy = img->active;
-    lpm_dit_decode(&img->fmt, img->dit[lpm_dit_base(img, img->active) + lpm_addr_bits(&v->key, 0, img->x)], &e);
+    lpm_image_dit_decode(img, img->dit[lpm_dit_base(img, img->active) + lpm_addr_bits(&v->key, 0, img->x)], &e);
     if (e.valid)
         v->best_nh = e.nh;
     if (!e.child) {
@@ -263,14 +323,14 @@ void lpm_image_dispatch(const lpm_image *img, const lpm_addr *key, lpm_visit *v)
     }
     unsigned k = img->stride[e.stage];
     v->stage = e.stage;
-    v->addr = e.addr + (uint32_t)lpm_addr_bits(&v->key, img->x, k);
+    v->addr = e.addr | (uint32_t)lpm_addr_bits(&v->key, img->x, k);
     v->bitpos = img->x + k;
 }
 
 void lpm_image_visit(const lpm_image *img, lpm_visit *v)
 {
     lpm_node_word w;
-    lpm_word_decode(&img->fmt, img->mem[v->stage][v->addr], &w);
+    lpm_image_word_decode(img, v->stage, img->mem[v->stage][v->addr], &w);
     v->visits++;
     if (w.valid)
         v->best_nh = w.nh;
@@ -278,16 +338,12 @@ void lpm_image_visit(const lpm_image *img, lpm_visit *v)
         v->done = 1;
         return;
     }
-    unsigned t = w.jump ? w.stage : v->stage + 1;
-    if (img->ring) {
-        if (t >= img->stages)
-            t -= img->stages;
-        if (t <= v->stage)
-            v->loops++;
-    }
+    unsigned t = lpm_image_child_stage(img, v->stage, &w);
+    if (img->ring && t <= v->stage)
+        v->loops++;
     unsigned k = img->stride[t];
     v->stage = t;
-    v->addr = w.addr + (uint32_t)lpm_addr_bits(&v->key, v->bitpos, k);
+    v->addr = w.addr | (uint32_t)lpm_addr_bits(&v->key, v->bitpos, k);
     v->bitpos += k;
 }
 
@@ -301,6 +357,18 @@ uint32_t lpm_image_lookup(const lpm_image *img, const lpm_addr *key)
 }
 
 /* ---- validation: every rule of docs/image-format.md section 3 ---- */
+
+const char *lpm_image_depth_check(uint64_t depth, unsigned stride, unsigned addr_bits, unsigned copies)
+{
+    if (depth < 1 || depth > (1ULL << LPM_IMAGE_MAX_ADDR_BITS))
+        return "is not in 1..2^28";
+    if (depth & ((1ULL << stride) - 1))
+        return "is not a multiple of the stage's block size";
+    if (((uint64_t)copies * depth >> stride) > (1ULL << addr_bits))
+        return copies > 1 ? "has more blocks (both copies) than the block index field can name"
+                          : "has more blocks than the block index field can name";
+    return NULL;
+}
 
 /* A child block of copy c: inside its used words (the active copy) or
  * inside its depth (the other copy, which no lookup walks). */
@@ -335,9 +403,9 @@ static int validate_header(const lpm_image *img, lpm_err *err)
     for (unsigned s = 0; s < img->stages; s++) {
         if (img->stride[s] < 1 || img->stride[s] > LPM_IMAGE_MAX_STRIDE)
             return lpm_err_set(err, LPM_EINPUT, "stage %u: stride %u is not in 1..%d", s, img->stride[s], LPM_IMAGE_MAX_STRIDE);
-        if (img->depth[s] < 1 || (uint64_t)img->copies * img->depth[s] > (1ULL << f->addr_bits))
-            return lpm_err_set(err, LPM_EINPUT, "stage %u: %u x depth %u is not in 1..2^%u", s, img->copies,
-                               img->depth[s], f->addr_bits);
+        const char *why = lpm_image_depth_check(img->depth[s], img->stride[s], f->addr_bits, img->copies);
+        if (why)
+            return lpm_err_set(err, LPM_EINPUT, "stage %u: depth %u %s", s, img->depth[s], why);
         if (img->used[s] > img->depth[s])
             return lpm_err_set(err, LPM_EINPUT, "stage %u: used %u exceeds depth %u", s, img->used[s], img->depth[s]);
     }
@@ -352,14 +420,18 @@ static int validate_copy(const lpm_image *img, unsigned c, lpm_err *err)
     uint64_t wmask = img->word_bits >= 64 ? ~0ULL : (1ULL << img->word_bits) - 1;
     uint64_t dmask = img->dit_bits >= 64 ? ~0ULL : (1ULL << img->dit_bits) - 1;
     lpm_node_word w;
+    lpm_word_layout ld, ln;
+    lpm_word_layout_of(f, 1, &ld);
+    lpm_word_layout_of(f, 0, &ln);
     for (uint64_t i = lpm_dit_base(img, c); i < lpm_dit_base(img, c) + (1ULL << img->x); i++) {
         uint64_t e = img->dit[i];
-        lpm_dit_decode(f, e, &w);
-        if ((e & ~dmask) || lpm_dit_encode(f, &w) != e)
+        unpack(&ld, e, &w);
+        if ((e & ~dmask) || pack(&ld, 1, &w) != e)
             return lpm_err_set(err, LPM_EINPUT, "direct index entry %llu%s: reserved or disabled bits set", (unsigned long long)i, cn);
         if (w.valid && w.nh >= img->nh.n)
             return lpm_err_set(err, LPM_EINPUT, "direct index entry %llu%s: next hop %u out of range (%zu next hops)",
                                (unsigned long long)i, cn, w.nh, img->nh.n);
+        lpm_image_dit_decode(img, e, &w);
         if (w.child && !block_ok(img, w.stage, w.addr, c))
             return lpm_err_set(err, LPM_EINPUT, "direct index entry %llu%s: child block stage %u address %u out of range",
                                (unsigned long long)i, cn, w.stage, w.addr);
@@ -372,17 +444,16 @@ static int validate_copy(const lpm_image *img, unsigned c, lpm_err *err)
                 continue;
             if (c == img->active && a - base >= img->used[s])
                 return lpm_err_set(err, LPM_EINPUT, "stage %u word %u%s: nonzero word in head room (used %u)", s, a, cn, img->used[s]);
-            lpm_word_decode(f, x, &w);
-            if ((x & ~wmask) || lpm_word_encode(f, &w) != x)
+            unpack(&ln, x, &w);
+            if ((x & ~wmask) || pack(&ln, 0, &w) != x)
                 return lpm_err_set(err, LPM_EINPUT, "stage %u word %u%s: reserved or disabled bits set", s, a, cn);
+            lpm_image_word_decode(img, s, x, &w);
             if (w.valid && w.nh >= img->nh.n)
                 return lpm_err_set(err, LPM_EINPUT, "stage %u word %u%s: next hop %u out of range (%zu next hops)",
                                    s, a, cn, w.nh, img->nh.n);
             if (!w.child)
                 continue;
-            unsigned t = w.jump ? w.stage : s + 1;
-            if (img->ring && !w.jump && t == img->stages)
-                t = 0;
+            unsigned t = lpm_image_child_stage(img, s, &w);
             if (t >= img->stages || (!img->ring && t <= s))
                 return lpm_err_set(err, LPM_EINPUT, "stage %u word %u%s: child stage %u is out of range for a %s pipeline of %u stages",
                                    s, a, cn, t, img->ring ? "ring" : "linear", img->stages);

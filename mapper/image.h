@@ -21,7 +21,7 @@
 #include "../core/nhtab.h"
 #include "../core/prefix.h"
 
-#define LPM_IMAGE_VERSION 2
+#define LPM_IMAGE_VERSION 3 /* 2: child pointers are block indexes; 3: + shadow copies (docs/image-format.md) */
 #define LPM_IMAGE_MAX_STAGES 255
 #define LPM_IMAGE_MAX_X 24        /* initial stride */
 #define LPM_IMAGE_MAX_STRIDE 8    /* per-stage stride */
@@ -85,25 +85,47 @@ int lpm_image_map_kind(const lpm_image *img);            /* enum lpm_map_kind */
  * file's header names); 0 for an image built or cloned in memory. */
 uint32_t lpm_image_file_crc(const lpm_image *img);
 
-/* Field widths and decoding of a node word (layout in docs/image-format.md). */
+/* Field widths of a node word (layout in docs/image-format.md). addr_bits
+ * is the width of a child *block index* (version 2): the child block of a
+ * word pointing into stage t starts at word index << stride[t]. */
 typedef struct lpm_word_fmt {
     unsigned nh_bits, addr_bits, stage_bits; /* stage_bits 0: no J/stage field */
 } lpm_word_fmt;
 void lpm_image_word_fmt(const lpm_image *img, lpm_word_fmt *f);
+
+/* The bit positions of a node word or DIT entry, defined here once: the
+ * codecs below, the RTL generator's Verilog slices and the docs' tables all
+ * come from it. A field of width 0 is absent. */
+typedef struct lpm_word_layout {
+    unsigned bits;                 /* the word's width */
+    unsigned c, v;                 /* C and V flag bits */
+    unsigned nh, nh_bits;          /* next-hop index: lowest bit, width */
+    unsigned addr, addr_bits;      /* child block index */
+    unsigned j, j_bits;            /* J flag (node words with a stage field; width 0 or 1) */
+    unsigned stage, stage_bits;    /* J target stage (node) or entry stage (DIT, 8 bits) */
+} lpm_word_layout;
+void lpm_word_layout_of(const lpm_word_fmt *f, int dit, lpm_word_layout *l);
 
 typedef struct lpm_node_word {
     int child;        /* C */
     int valid;        /* V: nh is a next hop */
     int jump;         /* J: the child block is in stage 'stage' */
     uint32_t nh;
-    uint32_t addr;    /* child block base in the next stage */
+    uint32_t addr;    /* the child block's first word address (a multiple of its block size) */
     unsigned stage;   /* with J (node words) or always (direct index entries) */
 } lpm_node_word;
-void lpm_word_decode(const lpm_word_fmt *f, uint64_t w, lpm_node_word *out);
-uint64_t lpm_word_encode(const lpm_word_fmt *f, const lpm_node_word *in);
+/* A word of stage `stage` (its child is in stage J ? w.stage : the next
+ * one): the file holds the child's block index, these give and take the
+ * word address. Encoding drops address bits below the target's block size
+ * (every block is aligned: lpm_image_validate checks what is encoded). */
+void lpm_image_word_decode(const lpm_image *img, unsigned stage, uint64_t w, lpm_node_word *out);
+uint64_t lpm_image_word_encode(const lpm_image *img, unsigned stage, const lpm_node_word *in);
 /* Direct index entries: the node layout with an 8-bit entry stage always there. */
-void lpm_dit_decode(const lpm_word_fmt *f, uint64_t w, lpm_node_word *out);
-uint64_t lpm_dit_encode(const lpm_word_fmt *f, const lpm_node_word *in);
+void lpm_image_dit_decode(const lpm_image *img, uint64_t w, lpm_node_word *out);
+uint64_t lpm_image_dit_encode(const lpm_image *img, const lpm_node_word *in);
+/* The stage a word of stage s with C points into (N when there is none:
+ * the last stage of a linear pipeline without J). */
+unsigned lpm_image_child_stage(const lpm_image *img, unsigned s, const lpm_node_word *w);
 
 /* One lookup's state as it walks the pipeline. */
 typedef struct lpm_visit {

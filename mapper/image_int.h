@@ -28,6 +28,7 @@ struct lpm_image {
     lpm_route *routes;     /* the table, sorted, next hops index nh */
     size_t nroutes;
     uint32_t file_crc;     /* the CRC-32 trailer it was loaded with (0: built in memory) */
+    unsigned version;      /* the version it was loaded from (LPM_IMAGE_VERSION: built in memory) */
 };
 
 /* An empty image with the given header (memories zeroed, copy 0 active);
@@ -35,8 +36,13 @@ struct lpm_image {
 lpm_image *lpm_image_alloc(int family, int ring, unsigned stages, unsigned x,
                            const lpm_word_fmt *fmt, const uint8_t *stride,
                            const uint32_t *depth, unsigned copies);
+/* NULL when a stage of depth words per copy, this stride and this many
+ * copies fits the format (a whole number of blocks, every copy's block
+ * indexes within addr_bits), else the reason. */
+const char *lpm_image_depth_check(uint64_t depth, unsigned stride, unsigned addr_bits, unsigned copies);
 
-/* First word of copy c in stage s, first entry of copy c in the DIT. */
+/* First word of copy c in stage s, first entry of copy c in the DIT. Copy
+ * c's first block index is c*(depth[s] >> stride[s]): depth is whole blocks. */
 static inline uint32_t lpm_copy_base(const lpm_image *img, unsigned s, unsigned c)
 {
     return c * img->depth[s];

@@ -213,16 +213,23 @@ static int parse(lpm_image **out, const char *path, const unsigned char *p, size
     take(&c, 8, &q);
     take(&c, 56, &q);
     unsigned version = (unsigned)get_le(q, 2);
-    if (version != LPM_IMAGE_VERSION)
-        return lpm_err_set(err, LPM_EINPUT, "%s: image version %u is not supported (this build reads %d)", path, version, LPM_IMAGE_VERSION);
+    if (version == 1)
+        return lpm_err_set(err, LPM_EINPUT,
+                           "%s: image version 1 (child pointers as word addresses): this build reads version %d "
+                           "(block indexes); map the table again with this lpmpipe",
+                           path, LPM_IMAGE_VERSION);
+    if (version != 2 && version != LPM_IMAGE_VERSION)
+        return lpm_err_set(err, LPM_EINPUT, "%s: image version %u is not supported (this build reads 2 and %d)", path,
+                           version, LPM_IMAGE_VERSION);
     const unsigned char *h = q + 2;
     unsigned family = h[0], ring = h[1], stages = h[2], x = h[3], key_bits = h[4];
     unsigned word_bits = h[5], dit_bits = h[13 - 4];
     lpm_word_fmt f = { h[6], h[7], h[8] };
     uint32_t nh_count = (uint32_t)get_le(q + 16, 4);
     uint64_t nroutes = get_le(q + 24, 8);
-    unsigned copies = q[20], active = q[21];
-    for (unsigned i = 22; i < 24; i++)
+    /* Version 2 has no shadow copy: bytes 28-31 are reserved (zero) there. */
+    unsigned copies = version == 2 ? 1 : q[20], active = version == 2 ? 0 : q[21];
+    for (unsigned i = version == 2 ? 20 : 22; i < 24; i++)
         if (q[i])
             return lpm_err_set(err, LPM_EINPUT, "%s: reserved header bytes are not zero", path);
     if (copies < 1 || copies > 2 || active >= copies)
@@ -259,9 +266,9 @@ static int parse(lpm_image **out, const char *path, const unsigned char *p, size
         used[s] = (uint32_t)get_le(q + 8, 4);
         if (stride[s] < 1 || stride[s] > LPM_IMAGE_MAX_STRIDE)
             return lpm_err_set(err, LPM_EINPUT, "%s: stage %u: stride %u is not in 1..%d", path, s, stride[s], LPM_IMAGE_MAX_STRIDE);
-        if (depth[s] < 1 || (uint64_t)copies * depth[s] > (1ULL << f.addr_bits))
-            return lpm_err_set(err, LPM_EINPUT, "%s: stage %u: %u x depth %u is not in 1..2^%u", path, s, copies, depth[s],
-                               f.addr_bits);
+        const char *why = lpm_image_depth_check(depth[s], stride[s], f.addr_bits, copies);
+        if (why)
+            return lpm_err_set(err, LPM_EINPUT, "%s: stage %u: depth %u %s", path, s, depth[s], why);
         if (used[s] > depth[s])
             return lpm_err_set(err, LPM_EINPUT, "%s: stage %u: used %u exceeds depth %u", path, s, used[s], depth[s]);
     }
@@ -358,6 +365,7 @@ static int parse(lpm_image **out, const char *path, const unsigned char *p, size
         return rc;
     }
     img->file_crc = crc_file;
+    img->version = version;
     *out = img;
     return LPM_OK;
 }

@@ -34,105 +34,11 @@ void lpm_map_opts_family(lpm_map_opts *o, int family, int linear, unsigned given
         o->stride = LPM_SPLIT_V6_STRIDE;
 }
 
-static const char *const kind_names[] = { "?", "ring", "ring-adaptive", "level", "height", "balanced",
-                                           "ring-split", "linear-split" };
-
-const char *lpm_map_kind_name(int kind)
-{
-    return kind >= 1 && kind <= LPM_MAP_LINEAR_SPLIT ? kind_names[kind] : "?";
-}
-
-int lpm_map_kind_is_ring(int kind)
-{
-    return kind == LPM_MAP_RING || kind == LPM_MAP_RING_ADAPT || kind == LPM_MAP_RING_SPLIT;
-}
-
-int lpm_map_kind_parse(const char *arch, const char *mapping)
-{
-    if (!strcmp(arch, "ring")) {
-        if (!mapping || !strcmp(mapping, "minmax"))
-            return LPM_MAP_RING;
-        if (!strcmp(mapping, "adaptive"))
-            return LPM_MAP_RING_ADAPT;
-        if (!strcmp(mapping, "split"))
-            return LPM_MAP_RING_SPLIT;
-        return -1;
-    }
-    if (!strcmp(arch, "linear")) {
-        if (!mapping || !strcmp(mapping, "level"))
-            return LPM_MAP_LEVEL;
-        if (!strcmp(mapping, "height"))
-            return LPM_MAP_HEIGHT;
-        if (!strcmp(mapping, "balanced"))
-            return LPM_MAP_BALANCED;
-        if (!strcmp(mapping, "split"))
-            return LPM_MAP_LINEAR_SPLIT;
-    }
-    return -1;
-}
-
 static double now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-void lpm_units_free(lpm_units *u)
-{
-    free(u->root_block);
-    free(u->unit);
-    free(u->off);
-    free(u->height);
-    free(u->cnt);
-    free(u->color);
-}
-
-int lpm_units_make(const lpm_mtree *t, unsigned split, lpm_units *u, lpm_err *err)
-{
-    memset(u, 0, sizeof *u);
-    size_t nb = t->nb;
-    u->unit = malloc((nb ? nb : 1) * sizeof *u->unit);
-    u->root_block = malloc((nb ? nb : 1) * sizeof *u->root_block);
-    if (!u->unit || !u->root_block)
-        goto oom;
-    for (size_t i = 0; i < nb; i++) {
-        const lpm_mt_block *b = &t->b[i];
-        if (!b->parent || (split && b->level % split == 0)) {
-            u->root_block[u->n] = (uint32_t)i;
-            u->unit[i] = (uint32_t)u->n++;
-        } else {
-            u->unit[i] = u->unit[b->parent - 1];
-        }
-    }
-    u->off = malloc((u->n + 1) * sizeof *u->off);
-    u->height = calloc(u->n + 1, sizeof *u->height);
-    u->color = calloc(u->n + 1, sizeof *u->color);
-    if (!u->off || !u->height || !u->color)
-        goto oom;
-    for (size_t i = 0; i < nb; i++) {
-        size_t un = u->unit[i];
-        unsigned rel = t->b[i].level - t->b[u->root_block[un]].level;
-        if (rel + 1 > u->height[un])
-            u->height[un] = rel + 1;
-    }
-    size_t tot = 0;
-    for (size_t i = 0; i < u->n; i++) {
-        u->off[i] = tot;
-        tot += u->height[i];
-    }
-    u->cnt = calloc(tot + 1, sizeof *u->cnt);
-    if (!u->cnt)
-        goto oom;
-    for (size_t i = 0; i < nb; i++) {
-        size_t un = u->unit[i];
-        unsigned rel = t->b[i].level - t->b[u->root_block[un]].level;
-        u->cnt[u->off[un] + rel] += 1ULL << t->b[i].k;
-    }
-    return LPM_OK;
-oom:
-    lpm_units_free(u);
-    return lpm_err_set(err, LPM_EFAIL, "out of memory (units)");
 }
 
 /* Stage of every block; ring: unit color + relative level mod N. */
@@ -396,10 +302,16 @@ int lpm_maptree_image(lpm_maptree *m, const lpm_map_opts *o, lpm_image **out, lp
         rc = lpm_err_set(err, LPM_EINPUT, "%zu next hops do not fit %u-bit indexes", f->nh.n, fmt.nh_bits);
         goto out;
     }
+    /* child pointers are block indexes (depth is whole blocks); copy c of
+     * stage s starts at block c*(depth[s] >> stride[s]) */
     unsigned copies = o->copies == 2 ? 2 : 1;
-    fmt.addr_bits = lpm_ceil_log2(maxdepth * copies);
-    if (fmt.addr_bits < 1)
-        fmt.addr_bits = 1;
+    fmt.addr_bits = 1;
+    for (unsigned s = 0; s < N; s++) {
+        unsigned b = lpm_ceil_log2((uint64_t)copies * (depth[s] >> stride[s]));
+        if (b > fmt.addr_bits)
+            fmt.addr_bits = b;
+    }
+    (void)maxdepth;
     fmt.stage_bits = (kind == LPM_MAP_RING_ADAPT || kind == LPM_MAP_HEIGHT || kind == LPM_MAP_RING_SPLIT ||
                       kind == LPM_MAP_LINEAR_SPLIT) ? (lpm_ceil_log2(N) ? lpm_ceil_log2(N) : 1) : 0;
     img = lpm_image_alloc(family, ring, N, o->x, &fmt, stride, depth, copies);
@@ -442,7 +354,7 @@ int lpm_maptree_image(lpm_maptree *m, const lpm_map_opts *o, lpm_image **out, lp
             w.addr = t.b[e->child - 1].addr;
             w.stage = t.b[e->child - 1].stage;
         }
-        img->dit[i] = lpm_dit_encode(&fmt, &w);
+        img->dit[i] = lpm_image_dit_encode(img, &w);
     }
     for (size_t i = 0; i < t.nb; i++) {
         const lpm_mt_block *b = &t.b[i];
@@ -466,7 +378,7 @@ int lpm_maptree_image(lpm_maptree *m, const lpm_map_opts *o, lpm_image **out, lp
                     w.stage = c->stage;
                 }
             }
-            img->mem[b->stage][b->addr + j] = lpm_word_encode(&fmt, &w);
+            img->mem[b->stage][b->addr + j] = lpm_image_word_encode(img, b->stage, &w);
         }
     }
     free(loops);

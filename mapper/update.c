@@ -34,7 +34,7 @@ static void walk(const lpm_image *img, const lpm_addr *a, unsigned L, walk_t *r)
 {
     lpm_node_word w;
     uint32_t idx = lpm_dit_base(img, img->active) + (uint32_t)lpm_addr_bits(a, 0, img->x);
-    lpm_dit_decode(&img->fmt, img->dit[idx], &w);
+    lpm_image_dit_decode(img, img->dit[idx], &w);
     if (!w.child) {
         *r = (walk_t){ 0, LPM_IMAGE_DIT, idx, img->x };
         return;
@@ -48,7 +48,7 @@ static void walk(const lpm_image *img, const lpm_addr *a, unsigned L, walk_t *r)
             return;
         }
         uint32_t j = base + (uint32_t)lpm_addr_bits(a, b, k);
-        lpm_word_decode(&img->fmt, img->mem[s][j], &w);
+        lpm_image_word_decode(img, s, img->mem[s][j], &w);
         if (!w.child) {
             *r = (walk_t){ 0, s, j, b + k };
             return;
@@ -231,12 +231,12 @@ static int rewrite_entries(lpm_upd *u, uint32_t stage, size_t first, size_t coun
         pl[j] = (uint8_t)newl;
         lpm_node_word w;
         if (dit)
-            lpm_dit_decode(&img->fmt, mem[j], &w);
+            lpm_image_dit_decode(img, mem[j], &w);
         else
-            lpm_word_decode(&img->fmt, mem[j], &w);
+            lpm_image_word_decode(img, stage, mem[j], &w);
         w.valid = newl != 0;
         w.nh = newl ? newnh : 0;
-        uint64_t nw = dit ? lpm_dit_encode(&img->fmt, &w) : lpm_word_encode(&img->fmt, &w);
+        uint64_t nw = dit ? lpm_image_dit_encode(img, &w) : lpm_image_word_encode(img, stage, &w);
         if (nw != mem[j] && lpm_upd_add_write(u, stage, (uint32_t)j, nw))
             return -1;
     }
@@ -322,7 +322,7 @@ static int new_chain(lpm_upd *u, const walk_t *r, const lpm_prefix *p, uint32_t 
             size_t first = addr[i] + ((size_t)lpm_addr_bits(&p->addr, d, L - d) << (d + k - L));
             size_t count = (size_t)1 << (d + k - L);
             lpm_node_word w = { 0, 1, 0, nh, 0, 0 };
-            uint64_t v = lpm_word_encode(&img->fmt, &w);
+            uint64_t v = lpm_image_word_encode(img, st[i], &w);
             for (size_t j = first; j < first + count; j++) {
                 u->plen[st[i]][j] = (uint8_t)(L + 1);
                 if (lpm_upd_set_word(u, st[i], (uint32_t)j, v) || lpm_upd_add_write(u, st[i], (uint32_t)j, v))
@@ -331,7 +331,7 @@ static int new_chain(lpm_upd *u, const walk_t *r, const lpm_prefix *p, uint32_t 
         } else {
             uint32_t j = addr[i] + (uint32_t)lpm_addr_bits(&p->addr, d, k);
             lpm_node_word w = { 1, 0, 0, 0, addr[i + 1], 0 };
-            uint64_t v = lpm_word_encode(&img->fmt, &w);
+            uint64_t v = lpm_image_word_encode(img, st[i], &w);
             if (lpm_upd_set_word(u, st[i], j, v) || lpm_upd_add_write(u, st[i], j, v))
                 return -1;
         }
@@ -342,17 +342,17 @@ static int new_chain(lpm_upd *u, const walk_t *r, const lpm_prefix *p, uint32_t 
     lpm_node_word w;
     uint64_t v;
     if (r->stage == LPM_IMAGE_DIT) {
-        lpm_dit_decode(&img->fmt, img->dit[r->base], &w);
+        lpm_image_dit_decode(img, img->dit[r->base], &w);
         w.child = 1;
         w.addr = addr[0];
         w.stage = st[0];
-        v = lpm_dit_encode(&img->fmt, &w);
+        v = lpm_image_dit_encode(img, &w);
     } else {
-        lpm_word_decode(&img->fmt, img->mem[r->stage][r->base], &w);
+        lpm_image_word_decode(img, r->stage, img->mem[r->stage][r->base], &w);
         w.child = 1;
         w.addr = addr[0];
         w.jump = 0;
-        v = lpm_word_encode(&img->fmt, &w);
+        v = lpm_image_word_encode(img, r->stage, &w);
     }
     return lpm_upd_set_word(u, r->stage, r->base, v) || lpm_upd_add_write(u, r->stage, r->base, v) ? -1 : 0;
 }

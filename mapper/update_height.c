@@ -24,7 +24,7 @@ static void path_of(const lpm_image *img, const lpm_prefix *p, path_t *pt)
     lpm_node_word w;
     pt->n = 0;
     pt->dit = lpm_dit_base(img, img->active) + (uint32_t)lpm_addr_bits(&p->addr, 0, img->x);
-    lpm_dit_decode(&img->fmt, img->dit[pt->dit], &w);
+    lpm_image_dit_decode(img, img->dit[pt->dit], &w);
     unsigned s = w.stage, b = img->x;
     uint32_t base = w.addr;
     while (w.child && pt->n < MAXP) {
@@ -33,7 +33,7 @@ static void path_of(const lpm_image *img, const lpm_prefix *p, path_t *pt)
         pt->depth[i] = b;
         pt->base[i] = base;
         pt->word[i] = base + (uint32_t)lpm_addr_bits(&p->addr, b, k);
-        lpm_word_decode(&img->fmt, img->mem[s][pt->word[i]], &w);
+        lpm_image_word_decode(img, s, img->mem[s][pt->word[i]], &w);
         s = w.jump ? w.stage : s + 1;
         base = w.addr;
         b += k;
@@ -54,7 +54,7 @@ static int copy_block(lpm_upd *u, const path_t *pt, unsigned j, unsigned cs, uin
     unsigned s = pt->stage[j], K = img->stride[s];
     for (uint32_t e = 0; e < (1u << K); e++) {
         lpm_node_word w;
-        lpm_word_decode(&img->fmt, img->mem[s][pt->base[j] + e], &w);
+        lpm_image_word_decode(img, s, img->mem[s][pt->base[j] + e], &w);
         if (pt->base[j] + e == pt->word[j]) {
             w.child = 1;
             w.addr = next;
@@ -65,7 +65,7 @@ static int copy_block(lpm_upd *u, const path_t *pt, unsigned j, unsigned cs, uin
             w.stage = w.jump ? t : 0;
         }
         u->plen[cs][at + e] = u->plen[s][pt->base[j] + e];
-        uint64_t v = lpm_word_encode(&img->fmt, &w);
+        uint64_t v = lpm_image_word_encode(img, cs, &w);
         if (v && put(u, cs, at + e, v))
             return -1;
     }
@@ -110,7 +110,7 @@ int lpm_upd_height_chain(lpm_upd *u, const lpm_prefix *p, uint32_t nh)
         if (q == tot - 1) {
             size_t first = at[q] + ((size_t)lpm_addr_bits(&p->addr, d, L - d) << (d + K - L));
             lpm_node_word w = { 0, 1, 0, nh, 0, 0 };
-            uint64_t v = lpm_word_encode(&img->fmt, &w);
+            uint64_t v = lpm_image_word_encode(img, s, &w);
             for (size_t e = first; e < first + ((size_t)1 << (d + K - L)); e++) {
                 u->plen[s][e] = (uint8_t)(L + 1);
                 if (put(u, s, (uint32_t)e, v))
@@ -118,7 +118,7 @@ int lpm_upd_height_chain(lpm_upd *u, const lpm_prefix *p, uint32_t nh)
             }
         } else {
             lpm_node_word w = { 1, 0, 0, 0, at[q + 1], 0 };
-            if (put(u, s, at[q] + (uint32_t)lpm_addr_bits(&p->addr, d, K), lpm_word_encode(&img->fmt, &w)))
+            if (put(u, s, at[q] + (uint32_t)lpm_addr_bits(&p->addr, d, K), lpm_image_word_encode(img, s, &w)))
                 return -1;
         }
     }
@@ -130,16 +130,16 @@ int lpm_upd_height_chain(lpm_upd *u, const lpm_prefix *p, uint32_t nh)
     u->commit_from = u->nw;
     lpm_node_word w;
     if (i < 0) {
-        lpm_dit_decode(&img->fmt, img->dit[pt.dit], &w);
+        lpm_image_dit_decode(img, img->dit[pt.dit], &w);
         w.child = 1;
         w.addr = at[0];
         w.stage = c0;
-        return put(u, LPM_IMAGE_DIT, pt.dit, lpm_dit_encode(&img->fmt, &w));
+        return put(u, LPM_IMAGE_DIT, pt.dit, lpm_image_dit_encode(img, &w));
     }
-    lpm_word_decode(&img->fmt, img->mem[pt.stage[i]][pt.word[i]], &w);
+    lpm_image_word_decode(img, pt.stage[i], img->mem[pt.stage[i]][pt.word[i]], &w);
     w.child = 1;
     w.addr = at[0];
     w.jump = 0;
     w.stage = 0;
-    return put(u, pt.stage[i], pt.word[i], lpm_word_encode(&img->fmt, &w));
+    return put(u, pt.stage[i], pt.word[i], lpm_image_word_encode(img, pt.stage[i], &w));
 }

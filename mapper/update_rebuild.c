@@ -141,9 +141,9 @@ static uint64_t moved(const lpm_image *old, const lpm_image *nw, uint64_t w, int
 {
     lpm_node_word d;
     if (dit)
-        lpm_dit_decode(&nw->fmt, w, &d);
+        lpm_image_dit_decode(nw, w, &d);
     else
-        lpm_word_decode(&nw->fmt, w, &d);
+        lpm_image_word_decode(nw, sn, w, &d);
     if (d.child) {
         unsigned t = (dit || d.jump ? d.stage : lpm_upd_next_stage(old, sn)) + r;
         t = t >= old->stages ? t - old->stages : t;
@@ -151,7 +151,8 @@ static uint64_t moved(const lpm_image *old, const lpm_image *nw, uint64_t w, int
             d.stage = t;
         d.addr += lpm_copy_base(old, t, c);
     }
-    return dit ? lpm_dit_encode(&old->fmt, &d) : lpm_word_encode(&old->fmt, &d);
+    unsigned so = (sn + r) % old->stages; /* the stage the word lives in, in old */
+    return dit ? lpm_image_dit_encode(old, &d) : lpm_image_word_encode(old, so, &d);
 }
 
 /* Copy c of img becomes nw; the words that change are recorded (in stage

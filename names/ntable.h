@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "../core/err.h"
+#include "nhash.h"
 
 #define LPM_NAME_MAX 1024     /* bytes of a normalized name */
 #define LPM_NAME_COMP_MAX 255 /* bytes of one component */
@@ -80,7 +81,5 @@ int lpm_ntable_from_domains(lpm_ntable *t, const char *path, const lpm_ndomain_o
 /* Removes every name whose nearest covering name in the table has the same
  * port (answers unchanged). The table must be sorted. Returns removed count. */
 size_t lpm_ntable_aggregate(lpm_ntable *t);
-
-uint64_t lpm_name_fnv(const char *s, size_t len);
 
 #endif

@@ -59,16 +59,16 @@ static int write_cfg(const lpm_rtl_shape *sh, const char *dir, const char *heade
     if (rc)
         return rc;
     const struct { const char *k; unsigned v; } kv[] = {
-        { "N", sh->n },     { "RING", sh->ring }, { "Q", sh->q },       { "W", sh->w },       { "R", sh->r },
-        { "KB", sh->kb },   { "ID", sh->id },     { "SB", sh->sb },     { "AB", sh->ab },     { "NB", sh->nb },
-        { "PB", sh->pb },   { "WB", sh->wb },     { "XI", sh->xi },     { "DB", sh->db },     { "BQB", sh->bqb },
-        { "IW", sh->iw },   { "BSW", sh->bsw },   { "BW", sh->bw },     { "L", sh->l },       { "QCB", sh->qcb },
-        { "WCB", sh->wcb }, { "O_TAG", sh->o_tag }, { "O_STG", sh->o_stg },
+        { "N", sh->n },     { "P", sh->p },     { "D", sh->d },     { "Q", sh->q },     { "W", sh->w },
+        { "RING", sh->ring }, { "L", sh->l },   { "NRL", sh->nrl }, { "T", sh->t },     { "TG", sh->tg },
+        { "BQB", sh->bqb }, { "KB", sh->kb },   { "XI", sh->xi },   { "DB", sh->db },   { "AW", sh->aw },
+        { "WB", sh->wb },   { "NB", sh->nb },   { "SB", sh->sb },   { "QCB", sh->qcb }, { "SLW", sh->slw },
+        { "WTW", sh->wtw }, { "BSW", sh->bsw }, { "BW", sh->bw },
     };
     for (size_t i = 0; i < sizeof kv / sizeof kv[0]; i++)
         fprintf(fp, "#define TB_%s %uu\n", kv[i].k, kv[i].v);
     /* the cycle log header, from the one function that writes it for the simulator too */
-    lpm_sim_log_hdr h = { sh->n, (int)sh->ring, sh->q, sh->w, sh->r, 0, LPM_RTL_HOP, LPM_RTL_PORTS };
+    lpm_sim_log_hdr h = { sh->n, (int)sh->ring, sh->q, sh->w, 0, 0, sh->d, sh->p };
     char line[256];
     lpm_sim_log_header(line, sizeof line, &h);
     fprintf(fp, "#define TB_LOG_HEADER \"%s\"\n", line);
@@ -76,7 +76,10 @@ static int write_cfg(const lpm_rtl_shape *sh, const char *dir, const char *heade
         return rc;
     for (size_t i = 0; i < sizeof kv / sizeof kv[0]; i++)
         fprintf(fp, "localparam TB_%s = %u;\n", kv[i].k, kv[i].v);
-    return lpm_rtl_close(fp, dir, "tb_cfg.vh", err);
+    if ((rc = lpm_rtl_close(fp, dir, "tb_cfg.vh", err)) || (rc = lpm_rtl_open(&fp, dir, "lpm_item.vh", header, "//", err)))
+        return rc;
+    lpm_rtl_emit_item_vh(fp, sh);
+    return lpm_rtl_close(fp, dir, "lpm_item.vh", err);
 }
 
 static int write_readme(const lpm_image *img, const lpm_rtl_shape *sh, const char *dir, const char *header,
@@ -88,47 +91,53 @@ static int write_readme(const lpm_image *img, const lpm_rtl_shape *sh, const cha
         return rc;
     fprintf(fp, "# Generated pipeline\n\n```\n%s```\n\n", header);
     fprintf(fp,
-            "A %s pipeline of %u stages for IPv%d keys (%u bits), initial stride %u,\n"
-            "per-stage queues of %u, issue width %u, reorder buffer %u%s. The cycle rules\n"
-            "are docs/microarchitecture.md of lpmpipe; `lpmpipe rtl verify` proves this\n"
-            "Verilog reproduces the simulator's cycle log.\n\n",
-            sh->ring ? "CAMP ring" : "write-bubble linear", sh->n, lpm_image_family(img), sh->kb, sh->x, sh->q, sh->w,
-            sh->r, sh->r ? " (results in input order)" : " (results in exit order)");
+            "A %s pipeline of %u stages for IPv%d keys (%u bits), initial stride %u, built\n"
+            "to the hardware cycle rules of lpmpipe's docs/microarchitecture.md: a hop takes\n"
+            "%u clocks, every memory reads and writes on the rising edge, each stage serves\n"
+            "%u item%s a cycle; per-stage queues of %u (%s), issue width %u. `lpmpipe rtl\n"
+            "verify` proves this Verilog reproduces the simulator's cycle log\n"
+            "(`lpmpipe sim --hop-cycles %u --ports %u --queue %u --issue-width %u`).\n\n",
+            sh->ring ? "CAMP ring" : "write-bubble linear", sh->n, lpm_image_family(img), sh->kb, sh->x, sh->d, sh->p,
+            sh->p > 1 ? "s" : "", sh->q, sh->ring ? "one per stage" : "queue 0 only", sh->w, sh->d, sh->p, sh->q, sh->w);
     fprintf(fp, "## Files\n\n"
                 "| file | what |\n|---|---|\n"
-                "| lpm_top.v | top module: ports below |\n"
-                "| lpm_core.v | dispatcher, window, queues, bubble table, reorder buffer |\n"
-                "| lpm_dit.v | direct index table (dit.hex) |\n"
-                "| lpm_stage_NN.v | one module per stage, memory from stage_NN.hex |\n"
-                "| tb.cpp, tb_cfg.h | the Verilator testbench `lpmpipe rtl verify` runs |\n"
-                "| tb_icarus.v, tb_cfg.vh | the Icarus Verilog testbench (results only) |\n"
+                "| lpm_top.v | the top module: the ports below |\n"
+                "| lpm_pipe.v | the wiring, with the debug signals the testbenches log |\n"
+                "| lpm_ctl.v | request and bubble ports, DIT pipeline, dispatch window, dispatcher |\n"
+                "| lpm_queue.v, lpm_rlane.v | a stage queue (first word fall through), a result lane |\n"
+                "| lpm_dit.v | the direct index table (dit.hex) and lpm_entry (a request's first item) |\n"
+                "| lpm_stage_NN.v | one module per stage: memory (stage_NN.hex), hop registers, decision |\n"
+                "| lpm_item.vh | every width and item field position of this instance |\n"
+                "| lpm_tb_top.v, tb.cpp, tb_cfg.h, ready.h | the Verilator testbench `lpmpipe rtl verify` runs |\n"
+                "| tb_icarus.v, tb_cfg.vh | the Icarus Verilog testbench |\n"
                 "| Makefile | `make lint`, `make tb` (Verilator), `make icarus` |\n\n");
     fprintf(fp,
-            "## Ports of lpm_top (W = %u lanes)\n\n"
+            "## Ports of lpm_top\n\n"
             "| port | width | meaning |\n|---|---|---|\n"
-            "| clk, rst | 1 | clock; synchronous reset, active high. Memories use the falling edge. |\n"
-            "| req_valid / req_ready | W | request lanes, taken in lane order (lane i only with lanes < i) |\n"
-            "| req_id | W x %u | request id; with a reorder buffer ids must count 0, 1, 2, ... |\n"
-            "| req_key | W x %u | the address, MSB first |\n"
-            "| bub_valid / bub_ready | W | update bubbles, one a cycle (lane 0; other lanes are never ready), taken before requests |\n"
-            "| bub_data | W x %u | per stage s: {word %u, addr %u, we} at s x %u, then {entry %u, index %u, we} for the DIT |\n"
-            "| res_valid, res_id, res_nhv, res_nh | %u lanes | results: id, next-hop index (res_nhv 0: no route); no back-pressure |\n"
-            "| busy | 1 | items in flight |\n"
-            "| dbg_* | | what a cycle did, for the testbench's cycle log |\n\n",
-            sh->w, sh->id, sh->kb, sh->bw, sh->wb, sh->ab, sh->bsw, sh->db, sh->xi, sh->l);
+            "| clk, rst | 1 | clock (every register and memory on the rising edge); synchronous reset, active high |\n"
+            "| req_valid / req_ready | %u | request lanes, taken in lane order (lane i only with the lanes before it); req_ready comes from registered credits and is low while bub_valid is high |\n"
+            "| req_tag | %u x %u | the request's tag, returned with its result: no two requests in flight may share one (%u tags cover everything in flight) |\n"
+            "| req_key | %u x %u | the address, MSB first |\n"
+            "| bub_valid / bub_ready | 1 | an update bubble; it takes the cycle alone (no request with it) |\n"
+            "| bub_data | %u | per stage s at s x %u: {word %u, address %u, write enable}; then {entry %u, index %u, write enable} for the DIT |\n"
+            "| res_valid, res_tag, res_nhv, res_nh | %u lanes | results (next-hop index; res_nhv 0: no route), one lane per stage lane%s and one per issue lane (DIT answers) |\n"
+            "| res_ready | 1 | every valid result lane gives its result in a cycle with res_ready high |\n"
+            "| busy | 1 | items in flight |\n\n",
+            sh->w, sh->w, sh->t, 1u << sh->t, sh->w, sh->kb, sh->bw, sh->bsw, sh->wb, sh->aw, sh->db, sh->xi, sh->l,
+            sh->ring ? "" : " of the last stage");
     fprintf(fp,
             "## Latency\n\n"
-            "A request taken in cycle t reads the direct index table in t, enters its\n"
-            "stage (a linear pipeline: stage 0) in t+1 at the earliest and, after r stage\n"
-            "reads without waiting, leaves in t+r (a linear pipeline: t+N; a table\n"
-            "answer: t+1 with the reorder buffer's release). The exact rules (the\n"
-            "one-cycle rules, --hop-cycles 1), including queues and stalls:\n"
-            "docs/microarchitecture.md.\n\n"
-            "## Parameters\n\n"
-            "lpm_core takes N=%u RING=%u Q=%u W=%u R=%u KB=%u ID=%u SB=%u AB=%u NB=%u PB=%u\n"
-            "WB=%u XI=%u DB=%u BQB=%u; an item (one queue entry or stage register) is %u bits.\n",
-            sh->n, sh->ring, sh->q, sh->w, sh->r, sh->kb, sh->id, sh->sb, sh->ab, sh->nb, sh->pb, sh->wb, sh->xi,
-            sh->db, sh->bqb, sh->iw);
+            "A request taken in cycle t reads the direct index table in t, is pushed into\n"
+            "its queue in t+%u, enters its stage in t+%u at the earliest and, after r stage\n"
+            "reads without waiting, its result is at the result port in t+(r+1)x%u+1 (a\n"
+            "linear pipeline: t+(N+1)x%u+1; a table answer: t+%u+1). The exact rules,\n"
+            "including queues, stalls and back-pressure: docs/microarchitecture.md.\n\n"
+            "## Sizes\n\n"
+            "An item (queue entry, hop register) is %u bits: tag %u, next hop %u, stage %u,\n"
+            "word address %u, bit position %u, key %u (the bits after the DIT; a bubble's\n"
+            "word). Window %u entries; bubble tables of %u entries.\n",
+            sh->d, sh->d + 1, sh->d, sh->d, sh->d, sh->iw, sh->tg, sh->nb, sh->sb, sh->aw, sh->pb, sh->kp, sh->c,
+            1u << sh->bqb);
     return lpm_rtl_close(fp, dir, "README.md", err);
 }
 
@@ -138,24 +147,46 @@ static int write_makefile(const lpm_rtl_shape *sh, const char *dir, const char *
     int rc = lpm_rtl_open(&fp, dir, "Makefile", header, "#", err);
     if (rc)
         return rc;
-    fprintf(fp, "SRCS := lpm_top.v lpm_core.v lpm_dit.v");
+    fprintf(fp, "CORE := lpm_pipe.v lpm_ctl.v lpm_queue.v lpm_rlane.v lpm_dit.v");
     for (unsigned s = 0; s < sh->n; s++)
         fprintf(fp, " lpm_stage_%02u.v", s);
     fprintf(fp,
-            "\nVERILATOR ?= verilator\nIVERILOG ?= iverilog\nJOBS ?= 2\n"
+            "\nSRCS := lpm_top.v $(CORE)\nTB_SRCS := lpm_tb_top.v $(CORE)\n"
+            "VERILATOR ?= verilator\nIVERILOG ?= iverilog\nJOBS ?= 2\n"
+            "YOSYS_DAT ?= $(shell yosys-config --datdir 2>/dev/null || echo /usr/share/yosys)\n"
             "# the waivers: docs/cli-rtl.md\n"
-            "VFLAGS := -Wall -Wno-DECLFILENAME -Wno-UNUSEDSIGNAL -Wno-UNUSEDPARAM --top-module lpm_top\n\n"
-            ".PHONY: all lint tb icarus\nall: lint\n\n"
-            "lint:\n\t$(VERILATOR) --lint-only $(VFLAGS) $(SRCS)\n\n"
+            "VFLAGS := -Wall -Wno-DECLFILENAME -I.\n\n"
+            ".PHONY: all lint tb icarus gate\nall: lint\n\n"
+            "lint:\n\t$(VERILATOR) --lint-only $(VFLAGS) --top-module lpm_top $(SRCS)\n"
+            "\t$(VERILATOR) --lint-only $(VFLAGS) --top-module lpm_tb_top $(TB_SRCS)\n\n"
             "# TRACE=--trace: a second model that can write a VCD, in its own folder\n"
             "MDIR := obj_dir$(if $(TRACE),_vcd,)\n"
-            "tb: $(MDIR)/Vlpm_top\n\n"
-            "$(MDIR)/Vlpm_top: $(SRCS) tb.cpp tb_cfg.h\n"
-            "\t$(VERILATOR) --cc --exe --build -j $(JOBS) -O3 -Wno-fatal $(VFLAGS) $(TRACE) --Mdir $(MDIR) \\\n"
-            "\t    -CFLAGS \"-O1 -DTB_VCD=$(if $(TRACE),1,0)\" $(SRCS) tb.cpp -o Vlpm_top\n\n"
+            "tb: $(MDIR)/Vlpm_tb_top\n\n"
+            "$(MDIR)/Vlpm_tb_top: $(TB_SRCS) lpm_item.vh tb.cpp tb_cfg.h ready.h\n"
+            "\t$(VERILATOR) --cc --exe --build -j $(JOBS) -O3 -Wno-fatal $(VFLAGS) --top-module lpm_tb_top $(TRACE) \\\n"
+            "\t    --Mdir $(MDIR) -CFLAGS \"-O1 -DTB_VCD=$(if $(TRACE),1,0)\" $(TB_SRCS) tb.cpp -o Vlpm_tb_top\n\n"
             "icarus: tb_icarus.vvp\n\n"
-            "tb_icarus.vvp: $(SRCS) tb_icarus.v tb_cfg.vh\n\t$(IVERILOG) -g2005 -o $@ -s tb_icarus $(SRCS) tb_icarus.v\n");
+            "tb_icarus.vvp: $(TB_SRCS) lpm_item.vh tb_icarus.v tb_cfg.vh\n"
+            "\t$(IVERILOG) -g2005 -I. -o $@ -s tb_icarus $(TB_SRCS) tb_icarus.v\n\n"
+            "# the gate-level check: the Yosys iCE40 netlist under Icarus with the cell models\n"
+            "gate: gate.vvp\n\n"
+            "gate.v: $(TB_SRCS) lpm_item.vh\n"
+            "\tyosys -q -l gate_yosys.log -p 'read_verilog -I. $(TB_SRCS); synth_ice40 -top lpm_tb_top; write_verilog -noattr gate.v'\n\n"
+            "gate.vvp: gate.v tb_icarus.v tb_cfg.vh\n"
+            "\t$(IVERILOG) -g2012 -DNO_ICE40_DEFAULT_ASSIGNMENTS -I. -o $@ -s tb_icarus gate.v tb_icarus.v \\\n"
+            "\t    $(YOSYS_DAT)/ice40/cells_sim.v\n");
     return lpm_rtl_close(fp, dir, "Makefile", err);
+}
+
+static int write_text(const char *dir, const char *name, const char *header, const char *cm, const char *text,
+                      lpm_err *err)
+{
+    FILE *fp;
+    int rc = lpm_rtl_open(&fp, dir, name, header, cm, err);
+    if (rc)
+        return rc;
+    fputs(text, fp);
+    return lpm_rtl_close(fp, dir, name, err);
 }
 
 int lpm_rtl_generate(const lpm_image *img, const char *name, const lpm_rtl_opts *o, const char *dir, lpm_err *err)
@@ -171,10 +202,11 @@ int lpm_rtl_generate(const lpm_image *img, const char *name, const lpm_rtl_opts 
     char header[512];
     snprintf(header, sizeof header,
              "Generated by lpmpipe rtl from image %s: %s, %u stages, IPv%d.\n"
-             "Options: --queue %u --issue-width %u --rob %u --hop-cycles %u --ports %u%s%s. Do not edit.\n",
-             base, sh.ring ? "ring" : "linear", sh.n, lpm_image_family(img), sh.q, sh.w, sh.r, LPM_RTL_HOP, LPM_RTL_PORTS,
+             "Options: --hop-cycles %u --ports %u --queue %u --issue-width %u%s%s. Do not edit.\n",
+             base, sh.ring ? "ring" : "linear", sh.n, lpm_image_family(img), sh.d, sh.p, sh.q, sh.w,
              o->mutate ? " --mutate " : "", o->mutate ? lpm_rtl_mutation_name(o->mutate) : "");
-    if ((rc = lpm_rtl_emit_verilog(img, &sh, o, dir, header, err)))
+    if ((rc = lpm_rtl_emit_stages(img, &sh, dir, header, err)) || (rc = lpm_rtl_emit_dit(img, &sh, dir, header, err)) ||
+        (rc = lpm_rtl_emit_pipe(&sh, dir, header, err)))
         return rc;
     char hname[32];
     for (unsigned s = 0; s < sh.n; s++) {
@@ -192,16 +224,15 @@ int lpm_rtl_generate(const lpm_image *img, const char *name, const lpm_rtl_opts 
         fprintf(fp, "%zu %s\n", i, lpm_nhtab_name(nh, (uint32_t)i));
     if ((rc = lpm_rtl_close(fp, dir, "nexthops.txt", err)))
         return rc;
-    if ((rc = write_cfg(&sh, dir, header, err)) || (rc = write_readme(img, &sh, dir, header, err)) ||
-        (rc = write_makefile(&sh, dir, header, err)))
+    const struct { const char *name, *cm, *text; } fixed[] = {
+        { "lpm_ctl.v", "//", lpm_rtl_lpm_ctl_v },   { "lpm_queue.v", "//", lpm_rtl_lpm_queue_v },
+        { "lpm_rlane.v", "//", lpm_rtl_lpm_rlane_v }, { "tb.cpp", "//", lpm_rtl_tb_cpp },
+        { "tb_icarus.v", "//", lpm_rtl_tb_icarus_v }, { "ready.h", "//", lpm_rtl_ready_h },
+    };
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+        if ((rc = write_text(dir, fixed[i].name, header, fixed[i].cm, fixed[i].text, err)))
+            return rc;
+    if ((rc = write_cfg(&sh, dir, header, err)) || (rc = write_readme(img, &sh, dir, header, err)))
         return rc;
-    if ((rc = lpm_rtl_open(&fp, dir, "tb.cpp", header, "//", err)))
-        return rc;
-    fputs(lpm_rtl_tb_cpp, fp);
-    if ((rc = lpm_rtl_close(fp, dir, "tb.cpp", err)))
-        return rc;
-    if ((rc = lpm_rtl_open(&fp, dir, "tb_icarus.v", header, "//", err)))
-        return rc;
-    fputs(lpm_rtl_tb_icarus_v, fp);
-    return lpm_rtl_close(fp, dir, "tb_icarus.v", err);
+    return write_makefile(&sh, dir, header, err);
 }

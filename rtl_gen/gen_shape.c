@@ -1,5 +1,8 @@
-/* The widths every generated module and the testbench agree on: the item
- * layout of rtl_gen/lpm_core.v, computed once from the image and options. */
+/* The widths every generated module and the testbenches agree on: the item
+ * layout of lpm_item.vh and tb_cfg.h, computed once from the image and the
+ * options. Fields are only as wide as this configuration needs. */
+#include <string.h>
+
 #include "rtl_gen.h"
 
 static unsigned clog2(unsigned long long v)
@@ -10,65 +13,124 @@ static unsigned clog2(unsigned long long v)
     return b;
 }
 
+static unsigned at_least1(unsigned v)
+{
+    return v ? v : 1;
+}
+
+static const char *const mut_names[LPM_RTL_MUT_COUNT] = { "none", "queue-order", "queue-capacity", "bubble-address" };
+
 const char *lpm_rtl_mutation_name(int m)
 {
-    return m == LPM_RTL_MUT_QUEUE_BEATS_PASS ? "queue-beats-pass" : "none";
+    return m >= 0 && m < LPM_RTL_MUT_COUNT ? mut_names[m] : "?";
+}
+
+int lpm_rtl_mutation_of(const char *name)
+{
+    for (int m = 0; m < LPM_RTL_MUT_COUNT; m++)
+        if (!strcmp(name, mut_names[m]))
+            return m;
+    return -1;
+}
+
+static int check_opts(const lpm_image *img, const lpm_rtl_opts *o, unsigned hop, unsigned ports, lpm_err *err)
+{
+    if (hop < 2 || hop > 16)
+        return lpm_err_set(err, LPM_EINPUT,
+                           "--hop-cycles %u: the generated RTL implements the hardware rules, 2..16 (the one-cycle "
+                           "rules, --hop-cycles 1, are the simulator's model of the papers only)",
+                           hop);
+    if (ports < 1 || ports > 2)
+        return lpm_err_set(err, LPM_EINPUT, "--ports %u: 1 or 2", ports);
+    if (o->width < 1 || o->width > 16)
+        return lpm_err_set(err, LPM_EINPUT, "issue width %u: the generator takes 1..16", o->width);
+    if (!lpm_image_is_ring(img) && o->width > ports)
+        return lpm_err_set(err, LPM_EINPUT, "a linear pipeline has one entry stage: issue width %u must be at most the ports (%u)",
+                           o->width, ports);
+    if (o->queue < 1 || o->queue > 4096)
+        return lpm_err_set(err, LPM_EINPUT, "queue depth %u: the hardware rules need 1..4096", o->queue);
+    if (o->rob)
+        return lpm_err_set(err, LPM_EINPUT,
+                           "--rob %u: the generated RTL has no reorder buffer (results leave through result lanes); use --rob 0",
+                           o->rob);
+    if (o->mutate < 0 || o->mutate >= LPM_RTL_MUT_COUNT)
+        return lpm_err_set(err, LPM_EINPUT, "unknown planted fault %d", o->mutate);
+    if (o->mutate == LPM_RTL_MUT_BUBBLE_ADDR && lpm_image_stages(img) < 2)
+        return lpm_err_set(err, LPM_EINPUT, "--mutate bubble-address needs two stages or more");
+    if (lpm_image_copies(img) != 1)
+        return lpm_err_set(err, LPM_EINPUT, "the image has a shadow copy (map --shadow): the generated RTL does not "
+                                            "implement the copy select and the swap yet (docs/cli-rtl.md)");
+    if (lpm_image_stages(img) > 255)
+        return lpm_err_set(err, LPM_EINPUT, "%u stages: the generator takes at most 255", lpm_image_stages(img));
+    return LPM_OK;
 }
 
 int lpm_rtl_shape_of(const lpm_image *img, const lpm_rtl_opts *o, lpm_rtl_shape *sh, lpm_err *err)
 {
+    unsigned hop = o->hop ? o->hop : 2, ports = o->ports ? o->ports : 1;
+    int rc = check_opts(img, o, hop, ports, err);
+    if (rc)
+        return rc;
+    memset(sh, 0, sizeof *sh);
     lpm_word_fmt f;
     lpm_image_word_fmt(img, &f);
+    lpm_word_layout_of(&f, 0, &sh->wl);
+    lpm_word_layout_of(&f, 1, &sh->dl);
     sh->n = lpm_image_stages(img);
     sh->ring = lpm_image_is_ring(img) ? 1 : 0;
-    unsigned hop = o->hop ? o->hop : 1, ports = o->ports ? o->ports : 1;
-    if (hop != LPM_RTL_HOP || ports != LPM_RTL_PORTS)
-        return lpm_err_set(err, LPM_EINPUT,
-                           "--hop-cycles %u --ports %u: the generated RTL implements the one-cycle rules only "
-                           "(--hop-cycles %u --ports %u); the v2 RTL (hop cycles 2 or more, two ports) is not written yet",
-                           hop, ports, LPM_RTL_HOP, LPM_RTL_PORTS);
-    if (o->width < 1 || o->width > 16)
-        return lpm_err_set(err, LPM_EINPUT, "issue width %u: the generator takes 1..16", o->width);
-    if (!sh->ring && o->width != 1)
-        return lpm_err_set(err, LPM_EINPUT, "a linear pipeline has one entry: issue width must be 1");
-    if (o->queue > 4096)
-        return lpm_err_set(err, LPM_EINPUT, "queue depth %u: the generator takes 0..4096", o->queue);
-    if (o->rob > 65536)
-        return lpm_err_set(err, LPM_EINPUT, "reorder buffer %u: the generator takes 0..65536", o->rob);
-    if (lpm_image_copies(img) != 1)
-        return lpm_err_set(err, LPM_EINPUT, "the image has a shadow copy (map --shadow): the generated RTL does not "
-                                            "implement the copy select and the swap yet (docs/cli-rtl.md)");
-    if (o->mutate == LPM_RTL_MUT_QUEUE_BEATS_PASS && o->queue == 0)
-        return lpm_err_set(err, LPM_EINPUT, "--mutate queue-beats-pass needs queues (--queue 1 or more)");
+    sh->p = ports;
+    sh->d = hop;
     sh->q = o->queue;
     sh->w = o->width;
-    sh->r = o->rob;
+    sh->mutate = o->mutate;
+    sh->c = sh->w * (sh->d + 1);
+    sh->nq = sh->ring ? sh->n : 1;
+    sh->nrl = sh->ring ? sh->n * sh->p : sh->p;
+    sh->l = sh->nrl + sh->w;
     sh->kb = lpm_image_key_bits(img);
-    sh->id = 32;
-    sh->sb = sh->n > 1 ? clog2(sh->n) : 1;
-    sh->ab = f.addr_bits;
-    sh->nb = f.nh_bits;
-    sh->pb = 8;
-    sh->wb = lpm_image_word_bits(img);
     sh->x = lpm_image_initial_stride(img);
-    sh->xi = sh->x ? sh->x : 1;
+    sh->xi = at_least1(sh->x);
+    sh->kr = sh->kb - sh->x;
+    sh->wb = lpm_image_word_bits(img);
     sh->db = lpm_image_dit_bits(img);
-    sh->stage_bits = f.stage_bits;
-    /* bubbles in flight: the window, queue 0 and the stages */
-    sh->bqb = clog2(sh->w + sh->q + sh->n + 1);
-    if (sh->bqb < 1)
-        sh->bqb = 1;
-    sh->o_tag = 4;
-    sh->o_nh = sh->o_tag + sh->id;
-    sh->o_stg = sh->o_nh + sh->nb;
-    sh->o_addr = sh->o_stg + sh->sb;
-    sh->o_bp = sh->o_addr + sh->ab;
-    sh->o_key = sh->o_bp + sh->pb;
-    sh->iw = sh->o_key + sh->kb;
-    sh->bsw = 1 + sh->ab + sh->wb;
+    sh->kp = sh->kr > sh->wb ? sh->kr : sh->wb; /* the remaining key, or a bubble's word */
+    sh->nb = f.nh_bits;
+    sh->sb = at_least1(clog2(sh->n));
+    sh->aw = 1;
+    for (unsigned s = 0; s < sh->n; s++) {
+        unsigned b = clog2(lpm_image_stage_depth(img, s));
+        if (b > sh->aw)
+            sh->aw = b;
+    }
+    sh->pb = clog2(sh->kb + LPM_IMAGE_MAX_STRIDE + 1);
+    /* Lookups in flight: the window, the queues, D items per stage lane, two
+     * per result lane; the testbench hands out tags no two of which are in
+     * flight at once. Bubbles: the window, queue 0, D per stage. */
+    unsigned long long live = sh->c + (unsigned long long)sh->nq * sh->q + (unsigned long long)sh->n * sh->p * sh->d +
+                              2ULL * sh->l;
+    sh->t = at_least1(clog2(live));
+    sh->bqb = at_least1(clog2(sh->c + (unsigned long long)sh->q + (unsigned long long)sh->n * sh->d));
+    sh->tg = sh->t > sh->bqb ? sh->t : sh->bqb;
+    sh->qcb = at_least1(clog2(sh->q + 1));
+    sh->wnb = at_least1(clog2(sh->w + 1));
+    sh->fnb = at_least1(clog2(sh->c + 1));
+    sh->bsw = 1 + sh->aw + sh->wb;
     sh->bw = sh->n * sh->bsw + 1 + sh->xi + sh->db;
-    sh->l = sh->r ? sh->w : sh->n + sh->w;
-    sh->qcb = clog2(sh->q + 1) ? clog2(sh->q + 1) : 1;
-    sh->wcb = clog2(sh->w + 1);
+    sh->rdw = sh->t + 1 + sh->nb;
+    sh->slw = 3 + sh->tg;
+    sh->wtw = 1 + sh->tg + sh->sb;
+    /* the item: flags, then the fields (docs/cli-rtl.md) */
+    sh->f_v = 0;
+    sh->f_b = 1;
+    sh->f_done = 2;
+    sh->f_wen = 3;
+    sh->f_nhv = 4;
+    sh->f_tag = 5;
+    sh->f_nh = sh->f_tag + sh->tg;
+    sh->f_stg = sh->f_nh + sh->nb;
+    sh->f_addr = sh->f_stg + sh->sb;
+    sh->f_bp = sh->f_addr + sh->aw;
+    sh->f_key = sh->f_bp + sh->pb;
+    sh->iw = sh->f_key + sh->kp;
     return LPM_OK;
 }

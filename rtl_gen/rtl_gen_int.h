@@ -11,9 +11,17 @@
 int lpm_rtl_open(FILE **fp, const char *dir, const char *name, const char *header, const char *cm, lpm_err *err);
 int lpm_rtl_close(FILE *fp, const char *dir, const char *name, lpm_err *err);
 
-int lpm_rtl_emit_verilog(const lpm_image *img, const lpm_rtl_shape *sh, const lpm_rtl_opts *o,
-                         const char *dir, const char *header, lpm_err *err);
-int lpm_rtl_emit_support(const lpm_image *img, const lpm_rtl_shape *sh, const lpm_rtl_opts *o,
-                         const char *dir, const char *header, lpm_err *err);
+/* lpm_item.vh: the shape's numbers as localparams. */
+void lpm_rtl_emit_item_vh(FILE *fp, const lpm_rtl_shape *sh);
+/* PF_a / PF_k / PF_b: the next read's address, key and bit position after a
+ * word with block index blk (fab bits), the remaining key rem and bit
+ * position bp, for the target stage tsel (any: J may name any stage; else
+ * the constant t0). */
+void lpm_rtl_emit_next(FILE *fp, const lpm_image *img, const lpm_rtl_shape *sh, const char *pf, const char *blk,
+                       unsigned fab, const char *rem, const char *bp, const char *tsel, int any, unsigned t0);
+int lpm_rtl_emit_dit(const lpm_image *img, const lpm_rtl_shape *sh, const char *dir, const char *header, lpm_err *err);
+int lpm_rtl_emit_stages(const lpm_image *img, const lpm_rtl_shape *sh, const char *dir, const char *header,
+                        lpm_err *err);
+int lpm_rtl_emit_pipe(const lpm_rtl_shape *sh, const char *dir, const char *header, lpm_err *err);
 
 #endif

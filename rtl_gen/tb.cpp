@@ -1,25 +1,30 @@
 // The Verilator testbench of `lpmpipe rtl verify`: replays a stimulus (keys,
-// bubbles with their ready cycles) into lpm_top exactly as the simulator's
-// sources feed it (docs/microarchitecture.md section 2, step 4), and writes
-// the cycle log (section 6) and one line per result, so that lpmpipe can
+// bubbles with their ready cycles, the request arrival rate and the result
+// port's ready pattern) into lpm_tb_top exactly as the simulator's sources
+// feed it (docs/microarchitecture.md section 2, steps 1 and 4), and writes
+// the cycle log (section 7) and one line per result, so that lpmpipe can
 // compare both with the simulator's. Generic over the configuration:
 // tb_cfg.h holds the widths, and the bit helpers work on every port type.
 //
-// usage: Vlpm_top KEYS BUBBLES LOG RESULTS [VCD]
+// usage: Vlpm_tb_top KEYS BUBBLES LOG RESULTS [--load L] [--ready F] [--vcd FILE]
 //   KEYS     first line: the count; then one key per line, hex, TB_KB bits
 //   BUBBLES  one bubble per line: READY NW then NW writes STAGE:ADDR:WORD
 //            (STAGE D: the direct index table; ADDR and WORD hex)
 //   LOG      the cycle log; "-": none (for timing the model alone)
 //   RESULTS  written: "id nhv nh dit_cycle exit_cycle out_cycle" per result
+//   --load L   request i arrives at the first cycle t >= i / L (sim --load)
+//   --ready F  the result port is ready in the cycles lpm_sim_ready picks (sim --result-ready)
 #include <chrono>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <string>
 #include <vector>
 
-#include "Vlpm_top.h"
+#include "Vlpm_tb_top.h"
+#include "ready.h"
 #include "tb_cfg.h"
 #include "verilated.h"
 #if TB_VCD
@@ -56,9 +61,28 @@ template <std::size_t Nw> static void setb(VlWide<Nw> &v, unsigned lo, unsigned 
     }
 }
 
-struct key128 { uint64_t hi, lo; };   // hi: the top 64 bits (or all 32 of IPv4 in lo)
+struct key128 { uint64_t hi, lo; };   // hi: the top 64 bits (IPv4: all 32 in lo)
 struct bwrite { int dit; unsigned stage; uint64_t addr, word; };
 struct bubble { uint64_t ready; std::vector<bwrite> w; };
+
+struct tb_cfg {
+    std::vector<key128> keys;
+    std::vector<bubble> bubs;
+    const char *log_path, *res_path, *vcd_path;
+    double load;                     // 0: every request has arrived at cycle 0
+    uint64_t ready_thr;
+};
+
+struct tb_state {
+    Vlpm_tb_top *top;
+    FILE *lf, *rf;
+    uint64_t t, nexti, nextb;
+    bool src_done;
+    std::deque<uint32_t> free_tags;   // no two requests in flight share a tag
+    std::vector<uint64_t> tag_id, bub_of;
+    std::vector<uint64_t> dit_cycle, exit_cycle;
+    std::string line;
+};
 
 static void die(const char *m, const char *f)
 {
@@ -66,33 +90,19 @@ static void die(const char *m, const char *f)
     exit(2);
 }
 
-static void set_key(Vlpm_top *top, unsigned lane, const key128 &k)
+static void read_keys(const char *path, std::vector<key128> &keys)
 {
-    unsigned base = lane * TB_KB;
-    if (TB_KB <= 64) {
-        setb(top->req_key, base, TB_KB, k.lo);
-    } else {
-        setb(top->req_key, base, 64, k.lo);
-        setb(top->req_key, base + 64, TB_KB - 64, k.hi);
-    }
-}
-
-int main(int argc, char **argv)
-{
-    if (argc < 5)
-        die("usage: Vlpm_top KEYS BUBBLES LOG RESULTS [VCD]", "args");
-    std::vector<key128> keys;
-    FILE *kf = fopen(argv[1], "r");
+    FILE *kf = fopen(path, "r");
     if (!kf)
-        die("cannot open", argv[1]);
+        die("cannot open", path);
     unsigned long long nk = 0;
     if (fscanf(kf, "%llu", &nk) != 1)
-        die("no count", argv[1]);
+        die("no count", path);
     keys.resize(nk);
     char buf[64];
     for (unsigned long long i = 0; i < nk; i++) {
         if (fscanf(kf, "%63s", buf) != 1)
-            die("truncated", argv[1]);
+            die("truncated", path);
         std::string s(buf);
         key128 k{0, 0};
         if (s.size() > 16) {
@@ -104,10 +114,13 @@ int main(int argc, char **argv)
         keys[i] = k;
     }
     fclose(kf);
-    std::vector<bubble> bubs;
-    FILE *bf = fopen(argv[2], "r");
+}
+
+static void read_bubbles(const char *path, std::vector<bubble> &bubs)
+{
+    FILE *bf = fopen(path, "r");
     if (!bf)
-        die("cannot open", argv[2]);
+        die("cannot open", path);
     unsigned long long ready;
     unsigned nw;
     while (fscanf(bf, "%llu %u", &ready, &nw) == 2) {
@@ -117,7 +130,7 @@ int main(int argc, char **argv)
             char st[16];
             unsigned long long a, w;
             if (fscanf(bf, " %15[^:]:%llx:%llx", st, &a, &w) != 3)
-                die("bad write", argv[2]);
+                die("bad write", path);
             bwrite x;
             x.dit = st[0] == 'D';
             x.stage = x.dit ? 0 : (unsigned)atoi(st);
@@ -128,30 +141,213 @@ int main(int argc, char **argv)
         bubs.push_back(b);
     }
     fclose(bf);
-    bool nolog = !strcmp(argv[3], "-");
-    FILE *lf = fopen(nolog ? "/dev/null" : argv[3], "w");
-    FILE *rf = fopen(argv[4], "w");
-    if (!lf || !rf)
-        die("cannot write", argv[3]);
+}
 
+static void parse(int argc, char **argv, tb_cfg &c)
+{
+    if (argc < 5)
+        die("usage: Vlpm_tb_top KEYS BUBBLES LOG RESULTS [--load L] [--ready F] [--vcd FILE]", "args");
+    read_keys(argv[1], c.keys);
+    read_bubbles(argv[2], c.bubs);
+    c.log_path = argv[3];
+    c.res_path = argv[4];
+    c.vcd_path = nullptr;
+    c.load = 0;
+    c.ready_thr = lpm_sim_ready_threshold(1.0);
+    for (int i = 5; i + 1 < argc; i += 2) {
+        if (!strcmp(argv[i], "--load"))
+            c.load = atof(argv[i + 1]);
+        else if (!strcmp(argv[i], "--ready"))
+            c.ready_thr = lpm_sim_ready_threshold(atof(argv[i + 1]));
+        else if (!strcmp(argv[i], "--vcd"))
+            c.vcd_path = argv[i + 1];
+        else
+            die("unknown option", argv[i]);
+    }
+}
+
+// the simulator's arrival rule (sim.c, refill_one): request i has arrived at cycle t
+static bool arrived(const tb_cfg &c, uint64_t i, uint64_t t)
+{
+    return !(c.load > 0 && (double)t < (double)i / c.load);
+}
+
+static void set_key(Vlpm_tb_top *top, unsigned lane, const key128 &k)
+{
+    unsigned base = lane * TB_KB;
+    if (TB_KB <= 64) {
+        setb(top->req_key, base, TB_KB, k.lo);
+    } else {
+        setb(top->req_key, base, 64, k.lo);
+        setb(top->req_key, base + 64, TB_KB - 64, k.hi);
+    }
+}
+
+// The inputs of cycle t: the ready bubble, the arrived requests lane by
+// lane with the next free tags, and the result port's ready.
+static void drive(const tb_cfg &c, tb_state &s)
+{
+    Vlpm_tb_top *top = s.top;
+    bool bv = s.nextb < c.bubs.size() && c.bubs[s.nextb].ready <= s.t;
+    top->bub_valid = bv;
+    for (unsigned st = 0; st <= TB_N; st++)
+        setb(top->bub_data, st * TB_BSW, 1, 0);
+    if (bv)
+        for (const bwrite &x : c.bubs[s.nextb].w) {
+            unsigned b = x.dit ? TB_N * TB_BSW : x.stage * TB_BSW;
+            unsigned aw = x.dit ? TB_XI : TB_AW, ww = x.dit ? TB_DB : TB_WB;
+            setb(top->bub_data, b, 1, 1);
+            setb(top->bub_data, b + 1, aw, x.addr);
+            setb(top->bub_data, b + 1 + aw, ww, x.word);
+        }
+    bool v = true;
+    for (unsigned k = 0; k < TB_W; k++) {
+        uint64_t i = s.nexti + k;
+        v = v && i < c.keys.size() && arrived(c, i, s.t) && k < s.free_tags.size();
+        setb(top->req_valid, k, 1, v);
+        setb(top->req_tag, k * TB_T, TB_T, v ? s.free_tags[k] : 0);
+        if (v)
+            set_key(top, k, c.keys[i]);
+    }
+    top->res_ready = lpm_sim_ready(s.t, c.ready_thr);
+}
+
+static std::string tok(const tb_state &s, uint64_t isb, uint64_t tag)
+{
+    if (isb)
+        return "b" + std::to_string(s.bub_of[tag & mask(TB_BQB)]);
+    return std::to_string(s.tag_id[tag & mask(TB_T)]);
+}
+
+// One cycle line of the log (docs/microarchitecture.md section 7).
+static void log_cycle(const tb_state &s, unsigned nb, unsigned nr, std::string &line)
+{
+    const Vlpm_tb_top *top = s.top;
+    line = std::to_string(s.t) + " S";
+    for (unsigned l = 0; l < TB_N * TB_P; l++) {
+        unsigned b = l * TB_SLW;
+        line += l % TB_P ? "/" : " ";
+        if (!getb(top->dbg_slot, b, 1)) {
+            line += "-";
+            continue;
+        }
+        line += tok(s, getb(top->dbg_slot, b + 1, 1), getb(top->dbg_slot, b + 3, TB_TG));
+        if (!getb(top->dbg_slot, b + 2, 1))
+            line += "~";
+    }
+    line += " Q";
+    for (unsigned q = 0; q < TB_N; q++)
+        line += " " + std::to_string(getb(top->dbg_qn, q * TB_QCB, TB_QCB));
+    if (top->res_ready)
+        for (unsigned l = 0; l < TB_L; l++)
+            if (getb(top->res_valid, l, 1))
+                line += " out:" + tok(s, 0, getb(top->res_tag, l * TB_T, TB_T));
+    for (unsigned l = 0; l < TB_N * TB_P; l++)
+        if (getb(top->dbg_pop, l, 1))
+            line += " pop" + std::to_string(l / TB_P) + ":" +
+                    tok(s, getb(top->dbg_slot, l * TB_SLW + 1, 1), getb(top->dbg_slot, l * TB_SLW + 3, TB_TG));
+    for (unsigned j = 0; j < TB_W; j++) {
+        unsigned a = (unsigned)getb(top->dbg_act, 2 * j, 2), b = j * TB_WTW;
+        uint64_t isb = getb(top->dbg_wtok, b, 1), tag = getb(top->dbg_wtok, b + 1, TB_TG);
+        uint64_t e = getb(top->dbg_wtok, b + 1 + TB_TG, TB_SB);
+        if (a == 1)
+            line += " dit:" + tok(s, 0, tag);
+        else if (a == 2)
+            line += " push" + std::to_string(e) + ":" + tok(s, isb, tag);
+    }
+    unsigned st = (unsigned)getb(top->dbg_stall, 0, 2);
+    if (st == 1)
+        line += " stall:q" + std::to_string(getb(top->dbg_stall_stg, 0, TB_SB));
+    else if (st == 2)
+        line += " stall:res";
+    if (nb)
+        line += " win:b" + std::to_string(s.bub_of[(s.nextb) & mask(TB_BQB)]);
+    for (unsigned j = 0; j < nr; j++)
+        line += " win:" + std::to_string(s.nexti + j);
+    for (unsigned l = 0; l < TB_L; l++)
+        if (getb(top->dbg_exit, l, 1))
+            line += " exit:" + tok(s, 0, getb(top->dbg_exit_tag, l * TB_T, TB_T));
+}
+
+// What cycle t did, before its rising edge: acceptances, the log line,
+// exits, outputs (their tags come free for the next cycle).
+static void observe(const tb_cfg &c, tb_state &s)
+{
+    Vlpm_tb_top *top = s.top;
+    unsigned nb = top->bub_valid && top->bub_ready ? 1 : 0, nr = 0;
+    for (unsigned k = 0; k < TB_W && nr == k; k++)
+        if (getb(top->req_valid, k, 1) && getb(top->req_ready, k, 1))
+            nr++;
+    if (nb)
+        s.bub_of[s.nextb & mask(TB_BQB)] = s.nextb;
+    for (unsigned j = 0; j < nr; j++) {
+        uint32_t tag = s.free_tags.front();
+        s.free_tags.pop_front();
+        s.tag_id[tag] = s.nexti + j;
+        s.dit_cycle[s.nexti + j] = s.t;
+    }
+    // the simulator's source is exhausted once a free window entry finds no request left
+    if (!nb)
+        for (unsigned j = 0; j < TB_W; j++) {
+            uint64_t i = s.nexti + j;
+            if (!getb(top->req_ready, j, 1) || (i < c.keys.size() && !arrived(c, i, s.t)))
+                break;
+            if (i == c.keys.size()) {
+                s.src_done = arrived(c, i, s.t);
+                break;
+            }
+            if (j >= nr)
+                break;
+        }
+    if (strcmp(c.log_path, "-")) {
+        log_cycle(s, nb, nr, s.line);
+        fprintf(s.lf, "%s\n", s.line.c_str());
+    }
+    for (unsigned l = 0; l < TB_L; l++)
+        if (getb(top->dbg_exit, l, 1))
+            s.exit_cycle[s.tag_id[getb(top->dbg_exit_tag, l * TB_T, TB_T)]] = s.t;
+    if (top->res_ready)
+        for (unsigned l = 0; l < TB_L; l++)
+            if (getb(top->res_valid, l, 1)) {
+                uint32_t tag = (uint32_t)getb(top->res_tag, l * TB_T, TB_T);
+                uint64_t id = s.tag_id[tag];
+                fprintf(s.rf, "%" PRIu64 " %u %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", id,
+                        (unsigned)getb(top->res_nhv, l, 1), getb(top->res_nh, l * TB_NB, TB_NB), s.dit_cycle[id],
+                        s.exit_cycle[id], s.t);
+                s.free_tags.push_back(tag);
+            }
+    s.nexti += nr;
+    s.nextb += nb;
+}
+
+static int run(const tb_cfg &c, tb_state &s)
+{
     VerilatedContext *ctx = new VerilatedContext;
-    Vlpm_top *top = new Vlpm_top{ctx};
+    s.top = new Vlpm_tb_top{ctx};
+    Vlpm_tb_top *top = s.top;
 #if TB_VCD
     VerilatedVcdC *vcd = nullptr;
-    if (argc > 5) {
+    if (c.vcd_path) {
         ctx->traceEverOn(true);
         vcd = new VerilatedVcdC;
         top->trace(vcd, 99);
-        vcd->open(argv[5]);
+        vcd->open(c.vcd_path);
     }
 #define DUMP(tm) do { if (vcd) vcd->dump(tm); } while (0)
 #else
 #define DUMP(tm) do { } while (0)
 #endif
+    for (uint32_t g = 0; g < (1u << TB_T); g++)
+        s.free_tags.push_back(g);
+    s.tag_id.assign(1u << TB_T, 0);
+    s.bub_of.assign(1u << TB_BQB, 0);
+    s.dit_cycle.assign(c.keys.size(), 0);
+    s.exit_cycle.assign(c.keys.size(), 0);
     top->rst = 1;
     top->clk = 1;
     top->req_valid = 0;
     top->bub_valid = 0;
+    top->res_ready = 0;
     for (int i = 0; i < 2; i++) {
         top->clk = 0;
         top->eval();
@@ -159,158 +355,53 @@ int main(int argc, char **argv)
         top->eval();
     }
     top->rst = 0;
-
-    std::vector<uint64_t> dit_cycle(nk), exit_cycle(nk);
-    size_t nexti = 0, nextb = 0;
-    uint64_t bseq = 0, t = 0, limit = 1000000 + 1000 * (uint64_t)(nk + bubs.size());
-    bool src_done = false;
-    fprintf(lf, "%s\n", TB_LOG_HEADER); // written by lpmpipe's lpm_sim_log_header (sim/cycle_log.c)
-    std::string line;
-    char tmp[64];
-    auto tok = [&](uint64_t it_b, uint64_t tag) {
-        snprintf(tmp, sizeof tmp, it_b ? "b%" PRIu64 : "%" PRIu64, tag);
-        return std::string(tmp);
-    };
-    auto t0 = std::chrono::steady_clock::now();
+    fprintf(s.lf, "%s\n", TB_LOG_HEADER); // written by lpmpipe's lpm_sim_log_header (sim/cycle_log.c)
+    uint64_t limit = 1000000 + 1000 * (uint64_t)(c.keys.size() + c.bubs.size());
     for (;;) {
-        // inputs of cycle t: the next requests and the ready bubbles, lane by lane
-        for (unsigned k = 0; k < TB_W; k++) {
-            bool v = nexti + k < nk;
-            setb(top->req_valid, k, 1, v);
-            setb(top->req_id, k * TB_ID, TB_ID, v ? nexti + k : 0);
-            if (v)
-                set_key(top, k, keys[nexti + k]);
-            bool bv = nextb + k < bubs.size() && bubs[nextb + k].ready <= t;
-            setb(top->bub_valid, k, 1, bv);
-            for (unsigned s = 0; s < TB_N; s++)
-                setb(top->bub_data, k * TB_BW + s * TB_BSW, 1, 0);
-            setb(top->bub_data, k * TB_BW + TB_N * TB_BSW, 1, 0);
-            if (!bv)
-                continue;
-            for (const bwrite &x : bubs[nextb + k].w) {
-                if (x.dit) {
-                    unsigned b = k * TB_BW + TB_N * TB_BSW;
-                    setb(top->bub_data, b, 1, 1);
-                    setb(top->bub_data, b + 1, TB_XI, x.addr);
-                    setb(top->bub_data, b + 1 + TB_XI, TB_DB, x.word);
-                } else {
-                    unsigned b = k * TB_BW + x.stage * TB_BSW;
-                    setb(top->bub_data, b, 1, 1);
-                    setb(top->bub_data, b + 1, TB_AB, x.addr);
-                    setb(top->bub_data, b + 1 + TB_AB, TB_WB, x.word);
-                }
-            }
-        }
+        drive(c, s);
         top->clk = 0;
         top->eval();
-        DUMP(2 * t + 1);
-
-        // what cycle t did
-        unsigned nb = 0, nr = 0, rdy = 0;
-        for (unsigned k = 0; k < TB_W; k++) {
-            if (getb(top->bub_valid, k, 1) && getb(top->bub_ready, k, 1) && nb == k)
-                nb++;
-        }
-        for (unsigned k = 0; k < TB_W; k++) {
-            rdy += (unsigned)getb(top->req_ready, k, 1);
-            if (getb(top->req_valid, k, 1) && getb(top->req_ready, k, 1) && nr == k)
-                nr++;
-        }
-        for (unsigned j = 0; j < nr; j++)
-            dit_cycle[nexti + j] = t;
-        for (unsigned k = 0; k < TB_N + TB_W; k++)
-            if (getb(top->dbg_exit, k, 1)) {
-                uint64_t id = getb(top->dbg_exit_tag, k * TB_ID, TB_ID);
-                if (id < nk)
-                    exit_cycle[id] = t;
-            }
-        if (!nolog) {
-            line = std::to_string(t) + " S";
-            for (unsigned s = 0; s < TB_N; s++) {
-                unsigned b = s * TB_IW;
-                if (!getb(top->dbg_cur, b, 1)) {
-                    line += " -";
-                    continue;
-                }
-                line += " " + tok(getb(top->dbg_cur, b + 1, 1), getb(top->dbg_cur, b + TB_O_TAG, TB_ID));
-                if (!getb(top->dbg_read, s, 1))
-                    line += "~";
-            }
-            line += " Q";
-            for (unsigned s = 0; s < TB_N; s++)
-                line += " " + std::to_string(getb(top->dbg_qn, s * TB_QCB, TB_QCB));
-            if (TB_R)
-                for (unsigned k = 0; k < TB_L; k++)
-                    if (getb(top->res_valid, k, 1))
-                        line += " rel:" + std::to_string(getb(top->res_id, k * TB_ID, TB_ID));
-            for (unsigned s = 0; s < TB_N; s++)
-                if (getb(top->dbg_pop, s, 1))
-                    line += " pop" + std::to_string(s) + ":" +
-                            tok(getb(top->dbg_cur, s * TB_IW + 1, 1), getb(top->dbg_cur, s * TB_IW + TB_O_TAG, TB_ID));
-            unsigned wn = (unsigned)getb(top->dbg_win_n, 0, TB_WCB);
-            for (unsigned i = 0; i < wn; i++) {
-                unsigned a = (unsigned)getb(top->dbg_act, 2 * i, 2), b = i * TB_IW;
-                if (!a)
-                    break;
-                uint64_t isb = getb(top->dbg_win, b + 1, 1), tag = getb(top->dbg_win, b + TB_O_TAG, TB_ID);
-                uint64_t e = isb || !TB_RING ? 0 : getb(top->dbg_win, b + TB_O_STG, TB_SB);
-                if (a == 1)
-                    line += " dit:" + std::to_string(tag);
-                else
-                    line += std::string(a == 2 ? " in" : " push") + std::to_string(e) + ":" + tok(isb, tag);
-            }
-            unsigned st = (unsigned)getb(top->dbg_stall, 0, 2);
-            if (st == 1)
-                line += " stall:rob";
-            else if (st == 2)
-                line += " stall:q" + std::to_string(getb(top->dbg_stall_stg, 0, TB_SB));
-            for (unsigned j = 0; j < nb; j++)
-                line += " win:" + tok(1, bseq + j);
-            for (unsigned j = 0; j < nr; j++)
-                line += " win:" + std::to_string(nexti + j);
-            for (unsigned k = 0; k < TB_N + TB_W; k++)
-                if (getb(top->dbg_exit, k, 1))
-                    line += " exit:" + std::to_string(getb(top->dbg_exit_tag, k * TB_ID, TB_ID));
-            fprintf(lf, "%s\n", line.c_str());
-        }
-        for (unsigned k = 0; k < TB_L; k++)
-            if (getb(top->res_valid, k, 1)) {
-                uint64_t id = getb(top->res_id, k * TB_ID, TB_ID);
-                fprintf(rf, "%" PRIu64 " %u %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", id,
-                        (unsigned)getb(top->res_nhv, k, 1), getb(top->res_nh, k * TB_NB, TB_NB),
-                        id < nk ? dit_cycle[id] : 0, id < nk ? exit_cycle[id] : 0, t);
-            }
-        // the simulator's source is exhausted once a free window entry finds no request
-        if (rdy > nr && nexti + nr == nk)
-            src_done = true;
-        nexti += nr;
-        nextb += nb;
-        bseq += nb;
-
+        DUMP(2 * s.t + 1);
+        observe(c, s);
         top->clk = 1;
         top->eval();
-        DUMP(2 * t + 2);
-        t++;
-        if (src_done && !top->busy)
+        DUMP(2 * s.t + 2);
+        s.t++;
+        if (s.src_done && !top->busy)
             break;
-        if (t > limit) {
-            fprintf(stderr, "tb: still busy after %" PRIu64 " cycles\n", t);
+        if (s.t > limit) {
+            fprintf(stderr, "tb: still busy after %" PRIu64 " cycles\n", s.t);
             return 1;
         }
     }
-    double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    fprintf(stderr, "tb: %llu lookups, %" PRIu64 " cycles in %.3f s: %.0f cycles/s\n", nk, t, sec,
-            sec > 0 ? (double)t / sec : 0.0);
 #if TB_VCD
     if (vcd)
         vcd->close();
 #endif
     top->final();
-    if (fclose(lf) || fclose(rf)) {
-        fprintf(stderr, "tb: write failed\n");
-        return 1;
-    }
     delete top;
     delete ctx;
     return 0;
+}
+
+int main(int argc, char **argv)
+{
+    tb_cfg c;
+    parse(argc, argv, c);
+    tb_state s{};
+    bool nolog = !strcmp(c.log_path, "-");
+    s.lf = fopen(nolog ? "/dev/null" : c.log_path, "w");
+    s.rf = fopen(c.res_path, "w");
+    if (!s.lf || !s.rf)
+        die("cannot write", c.log_path);
+    auto t0 = std::chrono::steady_clock::now();
+    int rc = run(c, s);
+    double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    fprintf(stderr, "tb: %zu lookups, %" PRIu64 " cycles in %.3f s: %.0f cycles/s\n", c.keys.size(), s.t, sec,
+            sec > 0 ? (double)s.t / sec : 0.0);
+    if (fclose(s.lf) || fclose(s.rf)) {
+        fprintf(stderr, "tb: write failed\n");
+        return 1;
+    }
+    return rc;
 }

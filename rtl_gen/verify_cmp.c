@@ -16,16 +16,6 @@ uint64_t lpm_rtl_cmp_total(const lpm_rtl_cmp *c)
     return c->cycle_bad + c->result_bad + c->ref_bad + c->icarus_bad;
 }
 
-static char *get_line(FILE *fp, char **buf, size_t *cap)
-{
-    ssize_t n = getline(buf, cap, fp);
-    if (n < 0)
-        return NULL;
-    if (n && (*buf)[n - 1] == '\n')
-        (*buf)[n - 1] = '\0';
-    return *buf;
-}
-
 static int header_of(const char *line, const char *path, lpm_sim_log_hdr *h, lpm_err *err)
 {
     lpm_err e;
@@ -63,9 +53,9 @@ static int compare_logs(lpm_rtl_cmp *c, const char *simlog, const char *rtllog, 
     size_t ca = 0, cb = 0;
     uint64_t line = 1;
     /* The headers name the rules and the configuration: both must parse and agree. */
-    int rc = header_pair(get_line(a, &la, &ca), simlog, get_line(b, &lb, &cb), rtllog, err);
+    int rc = header_pair(lpm_sim_log_line(a, &la, &ca), simlog, lpm_sim_log_line(b, &lb, &cb), rtllog, err);
     for (; !rc; line++) {
-        char *x = get_line(a, &la, &ca), *y = get_line(b, &lb, &cb);
+        char *x = lpm_sim_log_line(a, &la, &ca), *y = lpm_sim_log_line(b, &lb, &cb);
         if (!x && !y)
             break;
         if (x && y && !strcmp(x, y))
@@ -123,10 +113,10 @@ static int compare_results(lpm_rtl_cmp *c, const char *simres, const char *rtlre
     }
     char *la = NULL, *lb = NULL, mine[256], tok[128];
     size_t ca = 0, cb = 0;
-    get_line(a, &la, &ca); /* header */
+    lpm_sim_log_line(a, &la, &ca); /* header */
     uint64_t n = 0;
     for (;; n++) {
-        char *x = get_line(a, &la, &ca), *y = get_line(b, &lb, &cb);
+        char *x = lpm_sim_log_line(a, &la, &ca), *y = lpm_sim_log_line(b, &lb, &cb);
         if (!x && !y)
             break;
         uint64_t id = 0, nh = 0, dit = 0, ex = 0, out = 0;
@@ -142,8 +132,8 @@ static int compare_results(lpm_rtl_cmp *c, const char *simres, const char *rtlre
             if (c->result_bad++ < SHOW)
                 fprintf(stderr, "lpmpipe: rtl verify: result %" PRIu64 " differs:\n  sim: %s\n  rtl: %s\n", n,
                         x ? x : "(no more results)", ok ? mine : "(no more results)");
-            if (ok && ex < c->first_cycle)
-                c->first_cycle = ex;
+            if (ok && out < c->first_result)
+                c->first_result = out;
         }
         if (ref && ok) {
             c->ref_checked++;
@@ -178,7 +168,13 @@ static int compare_results(lpm_rtl_cmp *c, const char *simres, const char *rtlre
 int lpm_rtl_compare(lpm_rtl_cmp *c, const char *simlog, const char *rtllog, const char *simres, const char *rtlres,
                     lpm_err *err)
 {
-    c->first_cycle = UINT64_MAX;
+    c->first_cycle = c->first_result = UINT64_MAX;
     int rc = compare_logs(c, simlog, rtllog, err);
-    return rc ? rc : compare_results(c, simres, rtlres, err);
+    if (!rc)
+        rc = compare_results(c, simres, rtlres, err);
+    /* the cycle logs name the first differing cycle; equal logs with other
+     * results: the output cycle of the first differing result */
+    if (c->first_cycle == UINT64_MAX)
+        c->first_cycle = c->first_result;
+    return rc;
 }

@@ -52,8 +52,6 @@ static uint64_t low_bits(unsigned n)
 static int check_word(lpm_sim_bfile *bf, const lpm_sim_write *w, unsigned cp, lpm_err *err)
 {
     const lpm_image *img = bf->img;
-    lpm_word_fmt f;
-    lpm_image_word_fmt(img, &f);
     unsigned n = lpm_image_stages(img);
     lpm_node_word d;
     char where[48];
@@ -66,11 +64,12 @@ static int check_word(lpm_sim_bfile *bf, const lpm_sim_write *w, unsigned cp, lp
     if (w->word & ~low_bits(bits))
         return bad(bf, err, "%s: word %" PRIx64 " is wider than the image's %u-bit %s", where, w->word, bits,
                    dit ? "DIT entries" : "words");
+    /* image version 2: child pointers are block indexes; decode gives word addresses */
     if (dit)
-        lpm_dit_decode(&f, w->word, &d);
+        lpm_image_dit_decode(img, w->word, &d);
     else
-        lpm_word_decode(&f, w->word, &d);
-    if ((dit ? lpm_dit_encode(&f, &d) : lpm_word_encode(&f, &d)) != w->word)
+        lpm_image_word_decode(img, w->stage, w->word, &d);
+    if ((dit ? lpm_image_dit_encode(img, &d) : lpm_image_word_encode(img, w->stage, &d)) != w->word)
         return bad(bf, err, "%s: word %" PRIx64 " has reserved or disabled bits set", where, w->word);
     if (!d.child)
         return 0;

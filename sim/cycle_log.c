@@ -31,3 +31,13 @@ int lpm_sim_log_header_parse(const char *line, lpm_sim_log_hdr *h, lpm_err *err)
     h->ring = !strcmp(kind, "ring");
     return LPM_OK;
 }
+
+char *lpm_sim_log_line(FILE *fp, char **buf, size_t *cap)
+{
+    ssize_t n = getline(buf, cap, fp);
+    if (n < 0)
+        return NULL;
+    if (n && (*buf)[n - 1] == '\n')
+        (*buf)[n - 1] = '\0';
+    return *buf;
+}

@@ -5,6 +5,7 @@
 #define LPM_SIM_CYCLE_LOG_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "../core/err.h"
 
@@ -22,5 +23,8 @@ int lpm_sim_log_header(char *buf, size_t n, const lpm_sim_log_hdr *h);
 /* Parses a header line (trailing newline allowed). LPM_EINPUT with the
  * reason when it is not a version-2 header. */
 int lpm_sim_log_header_parse(const char *line, lpm_sim_log_hdr *h, lpm_err *err);
+/* The next line of a cycle log without its newline (in *buf, grown as
+ * needed); NULL at the end. For the checkers that compare two logs. */
+char *lpm_sim_log_line(FILE *fp, char **buf, size_t *cap);
 
 #endif

@@ -87,23 +87,9 @@ enum {
 
 void lpm_sim_cfg_default(lpm_sim_cfg *c);
 
-/* Result back-pressure (docs/microarchitecture.md, step 1): the result port
- * is ready in cycle t when this returns 1; thr = lpm_sim_ready_threshold(F).
- * The RTL testbench computes the same function. */
-static inline uint64_t lpm_sim_ready_threshold(double f)
-{
-    return f <= 0.0 || f >= 1.0 ? UINT64_MAX : (uint64_t)(f * 9007199254740992.0); /* F * 2^53 */
-}
-static inline int lpm_sim_ready(uint64_t t, uint64_t thr)
-{
-    if (thr == UINT64_MAX)
-        return 1;
-    uint64_t z = t + 0x9E3779B97F4A7C15ULL;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    z ^= z >> 31;
-    return (z >> 11) < thr;
-}
+/* Result back-pressure (docs/microarchitecture.md, step 1): the ready
+ * pattern lives in ready.h, which the RTL testbench includes too. */
+#include "ready.h"
 
 /* A request source: fills *key with the next request's address; returns 1,
  * 0 at the end, or -1 on error (message in err). */

@@ -420,7 +420,7 @@ START_TEST(test_updates_load)
               "BGP4MP|3|A|10.0.0.1|1|10.1.0.0/16|1|IGP|10.0.0.1|0|0||NAG||\n"
               "BGP4MP|4|W|10.0.0.1|1|10.1.0.0/16\n");
     char peer[96];
-    ck_assert_int_eq(lpm_updates_load_ex(p, &f, NULL, &u, &n, peer, sizeof peer, &err), 0);
+    ck_assert_int_eq(lpm_updates_load_ex(p, &f, NULL, 0, &u, &n, peer, sizeof peer, &err), 0);
     ck_assert_uint_eq(n, 1);
     ck_assert_str_eq(peer, "10.0.0.2 AS2");
     free(u);

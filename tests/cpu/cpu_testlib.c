@@ -4,11 +4,34 @@
 #include <stdlib.h>
 #include <string.h>
 
-const lpm_engine_ops *const ct_engines[] = {
-    &lpm_engine_dir24_8, &lpm_engine_tree_bitmap_13, &lpm_engine_tree_bitmap_11, &lpm_engine_hybrid,
-    &lpm_engine_poptrie,
-};
-const size_t ct_nengines = sizeof ct_engines / sizeof ct_engines[0];
+static const lpm_engine_ops *cpu_engines[64];
+static size_t n_cpu_engines;
+
+static void find_cpu_engines(void)
+{
+    if (n_cpu_engines)
+        return;
+    lpm_cpu_hdr probe; /* only its address is used: the counters' place */
+    for (size_t i = 0; i < lpm_engine_count() && n_cpu_engines < 64; i++)
+        if (lpm_cpu_engine_cost(lpm_engine_at(i), &probe))
+            cpu_engines[n_cpu_engines++] = lpm_engine_at(i);
+    if (!n_cpu_engines) {
+        fprintf(stderr, "cpu_testlib: the registry has no CPU engine\n");
+        abort();
+    }
+}
+
+const lpm_engine_ops *const *ct_engine_list(void)
+{
+    find_cpu_engines();
+    return cpu_engines;
+}
+
+size_t ct_engine_count(void)
+{
+    find_cpu_engines();
+    return n_cpu_engines;
+}
 
 int ct_supports(const lpm_engine_ops *e, int family)
 {

@@ -8,8 +8,13 @@
 #include "../../core/rng.h"
 #include "../../cpu/cpu.h"
 
-extern const lpm_engine_ops *const ct_engines[];
-extern const size_t ct_nengines;
+/* The CPU engines under test: every engine of the registry (cli/engines.c)
+ * whose state carries the update counters (lpm_cpu_engine_cost), in
+ * registry order; a new engine is tested here once it is registered. */
+const lpm_engine_ops *const *ct_engine_list(void);
+size_t ct_engine_count(void);
+#define ct_engines (ct_engine_list())
+#define ct_nengines (ct_engine_count())
 
 int ct_supports(const lpm_engine_ops *e, int family);
 

@@ -155,6 +155,27 @@ bad "lpmpipe: fib stats: --fib is required" fib stats
 bad "lpmpipe: fib: unknown subcommand 'bogus' (stats, convert, gen, tries)" fib bogus
 echo "$cases bad inputs checked"
 
+# --- update traces: host bits refused, --mask-host-bits clears them -----
+# The message names --mask-host-bits, so `update` must take it (issue 20):
+# masked, the trace gives the bubbles and image of the trace written masked.
+printf '10.0.0.0/8 a\n10.1.0.0/16 b\n' >u_tab.txt
+"$BIN" map --fib u_tab.txt -o u_tab.lpi >/dev/null 2>&1 || { echo "FAIL: map u_tab.txt"; fail=1; }
+printf '1 a 10.2.3.4/16 c\n2 w 10.1.0.0/16\n' >u_host.txt
+printf 'BGP4MP|1|A|10.0.0.1|1|10.2.3.4/16|1|IGP|10.0.0.9|0|0||NAG||\n' >u_host.bgp
+bad "lpmpipe: update: u_host.txt:1: host bits set in 10.2.3.4/16 (use --mask-host-bits to clear them)" \
+  update --image u_tab.lpi --updates u_host.txt
+bad "lpmpipe: update: u_host.bgp:1: host bits set in 10.2.3.4/16 (use --mask-host-bits to clear them)" \
+  update --image u_tab.lpi --updates u_host.bgp
+printf '1 a 10.2.0.0/16 c\n2 w 10.1.0.0/16\n' >u_clean.txt
+if "$BIN" update --image u_tab.lpi --updates u_host.txt --mask-host-bits --bubbles u1.bub -o u1.lpi >/dev/null 2>&1 &&
+   "$BIN" update --image u_tab.lpi --updates u_clean.txt --bubbles u2.bub -o u2.lpi >/dev/null 2>&1 &&
+   cmp -s u1.bub u2.bub && cmp -s u1.lpi u2.lpi && grep -q '^B ' u1.bub &&
+   "$BIN" update --image u_tab.lpi --updates u_host.bgp --mask-host-bits >/dev/null 2>&1; then
+  echo "ok: update --mask-host-bits clears host bits (bubbles and image equal to the masked trace's)"
+else
+  echo "FAIL: update --mask-host-bits"; fail=1
+fi
+
 # --- CRLF is accepted, with the answers of the LF file --------------------
 printf '10.0.0.0/8 a\n10.1.0.0/16 b\n2.0.0.0/8\n' >lf.txt
 printf '10.0.0.0/8 a\r\n10.1.0.0/16 b\r\n2.0.0.0/8\r\n' >crlf.txt

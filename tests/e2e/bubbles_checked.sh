@@ -53,7 +53,10 @@ refused reserved "3: write 0:0: word 4 has reserved or disabled bits set" "$H"$'
 nh_bits=$("$BIN" image dump "$W/t.lpi" | sed -n 's/.*(C V nh:\([0-9]*\) addr:\([0-9]*\)).*/\1/p')
 addr_bits=$("$BIN" image dump "$W/t.lpi" | sed -n 's/.*(C V nh:\([0-9]*\) addr:\([0-9]*\)).*/\2/p')
 ptr=$(( (((1 << addr_bits) - 1) << (2 + nh_bits)) | 1 ))
-refused pointer "3: write 0:0: child block $(( (1 << addr_bits) - 1 ))..$(( 1 << addr_bits )) of stage 1 is outside its" \
+# image version 2: the field is a block index; the message names word addresses
+s1=$("$BIN" image dump "$W/t.lpi" | awk '$1 == "1" { print $2 }')
+first=$(( ((1 << addr_bits) - 1) << s1 ))
+refused pointer "3: write 0:0: child block $first..$(( first + (1 << s1) - 1 )) of stage 1 is outside its" \
   "$H"$'\n'"$u"$'\n'"B 1 0:0:$(hex $ptr)"
 refused family "1: made for an IPv6 image, this image is IPv4" "${H/family=4/family=6}"$'\n'"$u"
 refused stages "1: made for 24 stages, this image has 8" "${H/stages=8/stages=24}"$'\n'"$u"

@@ -8,7 +8,7 @@ BIN=${LPMPIPE:-build/lpmpipe}
 fail=0 n=0
 cmds="fib:stats fib:gen fib:convert fib:tries trace:gen trace:updates lookup map image:dump image:hex image:check
       update sim rtl rtl:verify rtl:synth gpu:info gpu:bench bench bench:cpu bench:update-cost
-      names:build names:stats names:trace names:lookup names:bench names:gpu names:gen"
+      names:build names:stats names:trace names:lookup names:bench names:gpu names:gen model:run model:verify model:linecard"
 for c in $cmds; do
   read -r -a args <<<"${c//:/ }"
   "$BIN" "${args[0]}" --help >/dev/null 2>&1 || continue # a command this binary lacks

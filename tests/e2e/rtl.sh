@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
-# lpmpipe rtl end to end: the generated Verilog is lint clean and
-# deterministic, and `rtl verify` finds it cycle-equal to the simulator (and
-# every answer equal to the reference LPM) on hand-built tiny tables and on
-# 10K-prefix subsets of the real IPv4 and IPv6 tables: ring and linear,
-# queues 0, 4 and 32, with and without update bubbles. A planted fault
-# (--mutate queue-beats-pass) must make verify fail; Icarus Verilog must give
-# the Verilator results. Verilator builds are cached in $LPMPIPE_BUILD/rtl-cache.
+# lpmpipe rtl end to end (the hardware cycle rules, --hop-cycles 2 or more):
+# the generated Verilog is lint clean and deterministic, and `rtl verify`
+# finds it cycle-equal to the simulator (and every answer equal to the
+# reference LPM) with bubbles, request gaps (--load) and result
+# back-pressure (--result-ready), ring and linear, one and two ports; on
+# hand-built tiny tables, and on held-out real tables: a 24-stage ring with
+# queue 32 (routeviews IPv4 with the real LINX update trace), a linear
+# pipeline with update bubbles (LINX IPv6) and two ports. Three planted
+# faults (queue order, queue capacity, bubble write address) must make
+# verify fail; Icarus Verilog must give the Verilator results (with
+# bubbles), and so must the Yosys iCE40 netlist of a small pipeline.
+# Verilator builds are cached in $LPMPIPE_BUILD/rtl-cache.
 set -u
 BIN=${LPMPIPE:-build/lpmpipe}
 DATA=${LPMPIPE_DATA:-}
@@ -24,7 +29,7 @@ if ! command -v verilator >/dev/null; then
   exit 77
 fi
 
-# verify IMG ARGS...: must pass with 0 mismatches on every lookup
+# verify WHAT ARGS...: must pass with 0 mismatches on every lookup
 verify() {
   local what=$1; shift
   local out
@@ -34,6 +39,19 @@ verify() {
   echo "$out" | grep -q '"mismatches":0}' || bad "$what: $out"
   echo "$out" | grep -q '"cycle_mismatches":0,' || bad "$what: cycle log differs: $out"
   echo "$what: $out"
+}
+
+# fault NAME WHAT ARGS...: a planted fault must make verify fail (exit 1), naming the first cycle
+fault() {
+  local name=$1 what=$2; shift 2
+  "$BIN" rtl verify "$@" --mutate "$name" >"$W/mut.out" 2>"$W/mut.err"
+  local rc=$?
+  if [ $rc -ne 1 ]; then
+    bad "planted fault $name ($what): verify exit $rc, expected 1 (the comparison cannot fail?)"
+  else
+    grep -q 'first at cycle [0-9]' "$W/mut.err" || bad "fault $name: no first differing cycle named"
+    echo "planted fault $name ($what): caught: $(cat "$W/mut.out"); $(grep 'first at cycle' "$W/mut.err")"
+  fi
 }
 
 # ---- hand-built tiny table: nested prefixes, a /32, a default route ----
@@ -59,88 +77,107 @@ cat >"$W/tiny.upd" <<'EOF'
 0.006 a 10.128.0.0/9 q
 EOF
 "$BIN" map --fib "$W/tiny.fib" --stages 4 --stride 2 --initial-stride 4 -o "$W/tr.lpi" >/dev/null || bad "map tiny ring"
-# height mapping: DIT entries name later first stages, which every lookup
-# reaches by entering at stage 0 and riding (docs/microarchitecture.md)
+# height mapping: DIT entries and J words name later stages, which every
+# lookup reaches by entering at stage 0 and riding (docs/microarchitecture.md)
 "$BIN" map --fib "$W/tiny.fib" --arch linear --mapping height --stride 2 --initial-stride 4 -o "$W/tl.lpi" >/dev/null ||
   bad "map tiny linear"
 "$BIN" update --image "$W/tr.lpi" --updates "$W/tiny.upd" --bubbles "$W/tr.bub" >/dev/null || bad "update tiny ring"
 "$BIN" update --image "$W/tl.lpi" --updates "$W/tiny.upd" --bubbles "$W/tl.bub" >/dev/null || bad "update tiny linear"
 "$BIN" trace gen --fib "$W/tiny.fib" --kind random-match --count 3000 --seed 5 -o "$W/tiny.trace" || bad "trace tiny"
 
-# generated text: deterministic, lint clean (ring and linear)
-"$BIN" rtl --image "$W/tr.lpi" -o "$W/g1" --queue 4 --issue-width 2 --rob 8 >/dev/null || bad "rtl generate"
-"$BIN" rtl --image "$W/tr.lpi" -o "$W/g2" --queue 4 --issue-width 2 --rob 8 >/dev/null || bad "rtl generate again"
+# generated text: deterministic, lint clean (ring, linear, two ports, D = 3)
+"$BIN" rtl --image "$W/tr.lpi" -o "$W/g1" --queue 4 --issue-width 2 >/dev/null || bad "rtl generate"
+"$BIN" rtl --image "$W/tr.lpi" -o "$W/g2" --queue 4 --issue-width 2 >/dev/null || bad "rtl generate again"
 diff -r "$W/g1" "$W/g2" >/dev/null || bad "generated folders differ between two runs"
 head -1 "$W/g1/lpm_top.v" | grep -q 'image tr.lpi: ring, 4 stages' || bad "header does not name the image: $(head -1 "$W/g1/lpm_top.v")"
-grep -q -- '--queue 4 --issue-width 2 --rob 8' "$W/g1/lpm_top.v" || bad "header does not name the options"
-make -s -C "$W/g1" lint >"$W/lint" 2>&1 || bad "verilator lint (ring): $(head -5 "$W/lint")"
-"$BIN" rtl --image "$W/tl.lpi" -o "$W/g3" --queue 0 >/dev/null || bad "rtl generate linear"
-make -s -C "$W/g3" lint >"$W/lint" 2>&1 || bad "verilator lint (linear): $(head -5 "$W/lint")"
+grep -q -- '--hop-cycles 2 --ports 1 --queue 4 --issue-width 2' "$W/g1/lpm_top.v" || bad "header does not name the options"
+grep -qx '#define TB_LOG_HEADER "# lpmpipe sim cycle log v2: stages=4 ring queue=4 width=2 rob=0 lookahead=0 hop=2 ports=1"' "$W/g1/tb_cfg.h" ||
+  bad "tb_cfg.h: cycle log header: $(grep TB_LOG_HEADER "$W/g1/tb_cfg.h")"
+lint() {
+  "$BIN" rtl --image "$@" -o "$W/gl" >/dev/null || { bad "rtl generate $*"; return; }
+  make -s -C "$W/gl" lint >"$W/lint" 2>&1 || bad "verilator lint ($*): $(head -5 "$W/lint")"
+  grep -q '%Warning' "$W/lint" && bad "verilator lint warnings ($*): $(grep -m3 '%Warning' "$W/lint")"
+  rm -rf "$W/gl"
+}
+lint "$W/tr.lpi" --queue 4 --issue-width 2
+lint "$W/tr.lpi" --queue 1 --ports 2 --hop-cycles 3
+lint "$W/tl.lpi" --queue 4 --ports 2 --issue-width 2
+# a linear pipeline builds only queue 0 and the last stage's result lanes
+"$BIN" rtl --image "$W/tl.lpi" -o "$W/g3" --queue 4 >/dev/null || bad "rtl generate linear"
+grep -q 'localparam NQ = 1;' "$W/g3/lpm_item.vh" || bad "linear: more than one queue"
+grep -q 'qhead' "$W/g3/lpm_stage_01.v" && bad "linear: stage 1 has a queue"
 
 # bad options: exit 2 with a reason
-"$BIN" rtl --image "$W/tl.lpi" -o "$W/x" --issue-width 2 2>/dev/null; [ $? -eq 2 ] || bad "linear with issue width 2 not refused"
-"$BIN" rtl --image "$W/tr.lpi" -o "$W/x" --mutate nonsense 2>/dev/null; [ $? -eq 2 ] || bad "unknown mutation not refused"
+refused() { local why=$1; shift; "$BIN" rtl "$@" 2>"$W/err"; [ $? -eq 2 ] && grep -q -- "$why" "$W/err" || bad "rtl $* not refused ($why): $(cat "$W/err")"; }
+refused "one-cycle" --image "$W/tr.lpi" -o "$W/x" --hop-cycles 1
+refused "at most the ports" --image "$W/tl.lpi" -o "$W/x" --issue-width 2
+refused "reorder buffer" --image "$W/tr.lpi" -o "$W/x" --rob 8
+refused "queue" --image "$W/tr.lpi" -o "$W/x" --queue 0
+refused "unknown fault" --image "$W/tr.lpi" -o "$W/x" --mutate nonsense
+refused "one-cycle" verify --image "$W/tr.lpi" --trace "$W/tiny.trace" --hop-cycles 1
 "$BIN" rtl --image "$W/nonexistent.lpi" -o "$W/x" 2>/dev/null; [ $? -ne 0 ] || bad "missing image not refused"
 "$BIN" rtl verify --image "$W/tr.lpi" 2>/dev/null; [ $? -eq 2 ] || bad "verify without stimulus not refused"
-# cycle rules the generator does not implement yet: refused, never compared
-for opt in "--hop-cycles 2" "--ports 2"; do
-  "$BIN" rtl --image "$W/tr.lpi" -o "$W/x" $opt 2>"$W/err"; [ $? -eq 2 ] && grep -q "one-cycle rules" "$W/err" ||
-    bad "rtl $opt not refused: $(cat "$W/err")"
-  "$BIN" rtl verify --image "$W/tr.lpi" --trace "$W/tiny.trace" $opt 2>"$W/err"; [ $? -eq 2 ] && grep -q "one-cycle rules" "$W/err" ||
-    bad "rtl verify $opt not refused: $(cat "$W/err")"
-done
-grep -qx '#define TB_LOG_HEADER "# lpmpipe sim cycle log v2: stages=4 ring queue=4 width=2 rob=8 lookahead=0 hop=1 ports=1"' "$W/g1/tb_cfg.h" ||
-  bad "tb_cfg.h: cycle log header: $(grep TB_LOG_HEADER "$W/g1/tb_cfg.h")"
 
 # the matrix on the tiny tables
-verify "tiny ring, queue 4, width 2, rob 8, bubbles" --image "$W/tr.lpi" --trace "$W/tiny.trace" \
-  --queue 4 --issue-width 2 --rob 8 --updates "$W/tr.bub" --update-rate 700000
-verify "tiny ring, queue 0, Icarus too" --image "$W/tr.lpi" --trace "$W/tiny.trace" --queue 0 --icarus
-verify "tiny linear, queue 4, bubbles" --image "$W/tl.lpi" --trace "$W/tiny.trace" --queue 4 \
+verify "tiny ring, queue 4, bubbles, Icarus too" --image "$W/tr.lpi" --trace "$W/tiny.trace" --queue 4 \
+  --updates "$W/tr.bub" --update-rate 700000 --icarus
+verify "tiny ring, 2 ports, width 2, queue 2, load 1.5, result port ready 0.5" --image "$W/tr.lpi" \
+  --trace "$W/tiny.trace" --queue 2 --ports 2 --issue-width 2 --load 1.5 --result-ready 0.5
+verify "tiny ring, D 3, width 3, queue 7, bubbles, result port ready 0.2" --image "$W/tr.lpi" --trace "$W/tiny.trace" \
+  --queue 7 --issue-width 3 --hop-cycles 3 --updates "$W/tr.bub" --update-rate 2000000 --result-ready 0.2
+verify "tiny linear, queue 4, bubbles, load 0.3, Icarus too" --image "$W/tl.lpi" --trace "$W/tiny.trace" --queue 4 \
+  --updates "$W/tl.bub" --update-rate 700000 --load 0.3 --icarus
+verify "tiny linear, 2 ports, width 2, bubbles, result port ready 0.4" --image "$W/tl.lpi" --trace "$W/tiny.trace" \
+  --queue 4 --ports 2 --issue-width 2 --updates "$W/tl.bub" --update-rate 700000 --result-ready 0.4
+
+# the planted faults: each must be caught
+fault queue-order "ring, queue 4" --image "$W/tr.lpi" --trace "$W/tiny.trace" --queue 4
+fault queue-capacity "ring, queue 4" --image "$W/tr.lpi" --trace "$W/tiny.trace" --queue 4
+fault bubble-address "linear, with updates" --image "$W/tl.lpi" --trace "$W/tiny.trace" --queue 4 \
   --updates "$W/tl.bub" --update-rate 700000
 
-# the mutation test: a planted fault must be caught, naming the first cycle
-"$BIN" rtl verify --image "$W/tr.lpi" --trace "$W/tiny.trace" --queue 4 --issue-width 2 --rob 8 \
-  --mutate queue-beats-pass >"$W/mut.out" 2>"$W/mut.err"
-rc=$?
-if [ $rc -ne 1 ]; then
-  bad "mutation queue-beats-pass: verify exit $rc, expected 1 (the comparison cannot fail?)"
+# the gate level: the Yosys iCE40 netlist under Icarus with the cell models
+if command -v yosys >/dev/null && command -v iverilog >/dev/null; then
+  "$BIN" trace gen --fib "$W/tiny.fib" --kind random-match --count 400 --seed 6 -o "$W/gate.trace" || bad "trace gate"
+  out=$("$BIN" rtl verify --image "$W/tr.lpi" --trace "$W/gate.trace" --queue 4 --updates "$W/tr.bub" \
+    --update-rate 20000000 --result-ready 0.5 --gate --json 2>"$W/err")
+  echo "$out" | grep -q '"gate":"same"' && echo "$out" | grep -q '"mismatches":0}' ||
+    bad "gate level: $out $(grep -v '^  ' "$W/err" | head -3)"
+  echo "gate level (iCE40 netlist, tiny ring with bubbles, ready 0.5): $out"
 else
-  grep -q 'first at cycle [0-9]' "$W/mut.err" || bad "mutation: no first differing cycle named"
-  echo "mutation test: $(cat "$W/mut.out"); $(grep 'first at cycle' "$W/mut.err")"
+  echo "SKIP: yosys or iverilog missing: no gate-level check"
 fi
 
-# ---- 10K-prefix subsets of real tables ----
+# ---- held-out real tables (not used while developing the RTL) ----
 if [ -z "$DATA" ]; then
   echo "SKIP: ../shared/data is absent: no real-table RTL checks"
+  exit $fail
+fi
+if [ -f "$DATA/routeviews-pfx2as-v4-2020-02.txt.xz" ] && [ -f "$DATA/linx-update-20141217-p52.txt" ]; then
+  # 10000 routes (every 84th line), the first 300 real LINX updates
+  xz -dc "$DATA/routeviews-pfx2as-v4-2020-02.txt.xz" | awk 'NR % 84 == 5' | head -10000 >"$W/rv4.fib"
+  head -300 "$DATA/linx-update-20141217-p52.txt" >"$W/linx.upd"
+  "$BIN" map --fib "$W/rv4.fib" --stages 24 --stride 2 --initial-stride 10 -o "$W/rv4.lpi" >/dev/null || bad "map rv4 ring 24"
+  "$BIN" update --image "$W/rv4.lpi" --updates "$W/linx.upd" --bubbles "$W/rv4.bub" >/dev/null || bad "update rv4"
+  verify "routeviews v4 10K, ring 24, queue 32, reference" --image "$W/rv4.lpi" --gen random-match \
+    --count 20000 --seed 9 --queue 32
+  verify "routeviews v4 10K, ring 24, queue 32, LINX update bubbles, result port ready 0.7" --image "$W/rv4.lpi" \
+    --gen random-match --count 20000 --seed 9 --queue 32 --updates "$W/rv4.bub" --update-rate 2000000 --result-ready 0.7
+  verify "routeviews v4 10K, ring 24, queue 32, 2 ports, width 2" --image "$W/rv4.lpi" --gen random-match \
+    --count 20000 --seed 9 --queue 32 --ports 2 --issue-width 2
 else
-  if [ -f "$DATA/tier1-2024.v4.txt.xz" ]; then
-    xz -dc "$DATA/tier1-2024.v4.txt.xz" | awk 'NR % 90 == 7' | head -10000 >"$W/v4.fib"
-    "$BIN" map --fib "$W/v4.fib" --stages 8 --stride 2 --initial-stride 12 -o "$W/v4r.lpi" >/dev/null || bad "map v4 ring"
-    "$BIN" trace gen --fib "$W/v4.fib" --kind random-match --count 20000 --seed 9 -o "$W/v4.trace" || bad "trace v4"
-    "$BIN" trace updates --fib "$W/v4.fib" --count 200 --seed 4 -o "$W/v4.upd" || bad "updates v4"
-    "$BIN" update --image "$W/v4r.lpi" --updates "$W/v4.upd" --bubbles "$W/v4r.bub" >/dev/null || bad "update v4"
-    verify "tier1 v4 10K, ring 8, queue 32, bubbles" --image "$W/v4r.lpi" --trace "$W/v4.trace" --queue 32 \
-      --updates "$W/v4r.bub" --update-rate 2000000
-    verify "tier1 v4 10K, ring 8, queue 32, reference" --image "$W/v4r.lpi" --trace "$W/v4.trace" --queue 32
-  else
-    echo "SKIP: tier1-2024.v4.txt.xz absent"
-  fi
-  if [ -f "$DATA/tier1-2024.v6.txt.xz" ]; then
-    xz -dc "$DATA/tier1-2024.v6.txt.xz" | awk 'NR % 16 == 3' | head -10000 >"$W/v6.fib"
-    "$BIN" map --fib "$W/v6.fib" --arch linear --stride 4 --initial-stride 16 -o "$W/v6l.lpi" >/dev/null || bad "map v6 linear"
-    "$BIN" trace updates --fib "$W/v6.fib" --count 200 --seed 4 -o "$W/v6.upd" || bad "updates v6"
-    # Update 181 needs a stage after the last (a rebuild); an image without a
-    # shadow copy cannot take a rebuild as bubbles (update stops there with
-    # exit 1), and rtl does not take shadow images yet: the first 180.
-    head -n 180 "$W/v6.upd" >"$W/v6.180.upd"
-    "$BIN" update --image "$W/v6l.lpi" --updates "$W/v6.180.upd" --bubbles "$W/v6l.bub" >/dev/null || bad "update v6"
-    verify "tier1 v6 10K, linear, queue 4, bubbles" --image "$W/v6l.lpi" --gen random-match --count 20000 \
-      --seed 9 --queue 4 --updates "$W/v6l.bub" --update-rate 2000000
-    verify "tier1 v6 10K, linear, queue 4, reference" --image "$W/v6l.lpi" --gen random-match --count 20000 \
-      --seed 9 --queue 4
-  else
-    echo "SKIP: tier1-2024.v6.txt.xz absent"
-  fi
+  echo "SKIP: routeviews-pfx2as-v4 or the LINX update trace absent"
+fi
+if [ -f "$DATA/linx-rib6-20141225-p69.txt" ]; then
+  "$BIN" map --fib "$DATA/linx-rib6-20141225-p69.txt" --arch linear --mapping level --stride 4 --initial-stride 16 \
+    -o "$W/l6.lpi" >/dev/null || bad "map linx v6 linear"
+  "$BIN" trace updates --fib "$DATA/linx-rib6-20141225-p69.txt" --count 200 --seed 4 -o "$W/l6.upd" || bad "updates v6"
+  "$BIN" update --image "$W/l6.lpi" --updates "$W/l6.upd" --bubbles "$W/l6.bub" >/dev/null || bad "update v6"
+  verify "LINX v6 20K, linear, queue 4, update bubbles, load 0.8" --image "$W/l6.lpi" --gen random-match \
+    --count 20000 --seed 9 --queue 4 --updates "$W/l6.bub" --update-rate 2000000 --load 0.8
+  verify "LINX v6 20K, linear, 2 ports, width 2, reference" --image "$W/l6.lpi" --gen random-match \
+    --count 20000 --seed 9 --queue 4 --ports 2 --issue-width 2
+else
+  echo "SKIP: linx-rib6 absent"
 fi
 exit $fail

@@ -69,7 +69,7 @@ static inline lpm_update *gt_linx(lpm_fib *f, size_t *n)
         return NULL;
     lpm_update *u;
     lpm_err err;
-    ck_assert_msg(lpm_gpu_updates_load(path, f, &u, n, &err) == 0, "%s", err.msg);
+    ck_assert_msg(lpm_gpu_updates_load(path, f, 0, &u, n, &err) == 0, "%s", err.msg);
     return u;
 }
 

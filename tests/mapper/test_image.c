@@ -147,6 +147,38 @@ START_TEST(test_bad_files)
     refused("version 9");
 
     memcpy(b, good, n);
+    b[8] = 1; /* version 1 held word addresses: refused, saying what to do */
+    put_bytes(b, n, 1);
+    refused("map the table again");
+
+    /* version 2 (no shadow copy; bytes 28-31 reserved) is read as one copy */
+    ck_assert_uint_eq(good[8], 3);
+    ck_assert_uint_eq(good[28], 1);
+    memcpy(b, good, n);
+    b[8] = 2;
+    b[28] = 0;
+    put_bytes(b, n, 1);
+    {
+        lpm_image *v2 = NULL;
+        lpm_err err;
+        ck_assert_msg(lpm_image_load(&v2, path, &err) == 0, "version 2: %s", err.msg);
+        ck_assert_uint_eq(lpm_image_copies(v2), 1);
+        ck_assert_uint_eq(lpm_image_active(v2), 0);
+        for (uint32_t k = 0; k < 256; k++) {
+            lpm_addr a = { (uint64_t)(k * 0x01010101u + 0x0a010200u) << 32, 0 };
+            ck_assert_uint_eq(lpm_image_lookup(v2, &a), lpm_image_lookup(img, &a));
+        }
+        lpm_image_free(v2);
+    }
+    b[28] = 1; /* version 2 has no copies byte */
+    put_bytes(b, n, 1);
+    refused("reserved");
+    memcpy(b, good, n);
+    b[28] = 0; /* version 3: copies 0 */
+    put_bytes(b, n, 1);
+    refused("copies 0");
+
+    memcpy(b, good, n);
     b[12] = 0; /* stages */
     put_bytes(b, n, 1);
     refused("zero stages");
@@ -168,8 +200,8 @@ START_TEST(test_bad_files)
     unsigned N = lpm_image_stages(img), x = lpm_image_initial_stride(img);
     size_t db = (lpm_image_dit_bits(img) + 7) / 8, wb = (lpm_image_word_bits(img) + 7) / 8;
     size_t off = 64 + 12 * (size_t)N + db * ((size_t)1 << x);
-    lpm_node_word w = { 1, 0, 0, 0, (1u << fmt.addr_bits) - 1, 0 };
-    uint64_t v = lpm_word_encode(&fmt, &w);
+    lpm_node_word w = { 1, 0, 0, 0, ((1u << fmt.addr_bits) - 1) << lpm_image_stage_stride(img, 1), 0 };
+    uint64_t v = lpm_image_word_encode(img, 0, &w);
     memcpy(b, good, n);
     for (size_t i = 0; i < wb; i++)
         b[off + i] = (unsigned char)(v >> (8 * i));
@@ -178,7 +210,7 @@ START_TEST(test_bad_files)
 
     /* A next hop index past the table. */
     lpm_node_word h = { 0, 1, 0, (1u << fmt.nh_bits) - 1, 0, 0 };
-    v = lpm_word_encode(&fmt, &h);
+    v = lpm_image_word_encode(img, 0, &h);
     memcpy(b, good, n);
     for (size_t i = 0; i < wb; i++)
         b[off + i] = (unsigned char)(v >> (8 * i));
@@ -187,7 +219,7 @@ START_TEST(test_bad_files)
 
     /* A DIT entry naming a stage that does not exist. */
     lpm_node_word d = { 1, 0, 0, 0, 0, N };
-    v = lpm_dit_encode(&fmt, &d);
+    v = lpm_image_dit_encode(img, &d);
     memcpy(b, good, n);
     for (size_t i = 0; i < db; i++)
         b[64 + 12 * (size_t)N + i] = (unsigned char)(v >> (8 * i));
@@ -211,16 +243,60 @@ START_TEST(test_validate_in_memory)
 {
     lpm_fib f;
     lpm_image *img = mapped(&f);
-    lpm_word_fmt fmt;
-    lpm_image_word_fmt(img, &fmt);
     lpm_err err;
     /* A linear image may not wrap; a ring's last stage may. Make stage 3
      * point to a block past the used words of stage 0. */
     lpm_node_word w = { 1, 0, 0, 0, lpm_image_stage_used(img, 0), 0 };
-    lpm_image_write(img, 3, 0, lpm_word_encode(&fmt, &w));
+    lpm_image_write(img, 3, 0, lpm_image_word_encode(img, 3, &w));
     ck_assert_int_eq(lpm_image_validate(img, &err), LPM_EINPUT);
     ck_assert_msg(strstr(err.msg, "out of range"), "%s", err.msg);
     ck_assert_int_ne(lpm_image_save(img, path, &err), 0);
+    lpm_image_free(img);
+    lpm_fib_free(&f);
+}
+END_TEST
+
+/* Version 2: a child pointer field holds the block index, the child's
+ * word address shifted down by the target stage's stride; the layout is
+ * the one lpm_word_layout_of gives (what the RTL generator slices). */
+START_TEST(test_block_index_layout)
+{
+    lpm_fib f;
+    lpm_image *img = mapped(&f);
+    lpm_word_fmt fmt;
+    lpm_image_word_fmt(img, &fmt);
+    lpm_word_layout ln, ld;
+    lpm_word_layout_of(&fmt, 0, &ln);
+    lpm_word_layout_of(&fmt, 1, &ld);
+    ck_assert_uint_eq(ln.bits, lpm_image_word_bits(img));
+    ck_assert_uint_eq(ld.bits, lpm_image_dit_bits(img));
+    ck_assert_uint_eq(ld.stage_bits, 8);
+    ck_assert_uint_eq(ln.addr, 2 + fmt.nh_bits);
+    unsigned N = lpm_image_stages(img), children = 0;
+    for (unsigned s = 0; s < N; s++)
+        for (uint32_t a = 0; a < lpm_image_stage_used(img, s); a++) {
+            uint64_t x = lpm_image_word(img, s, a);
+            lpm_node_word w;
+            lpm_image_word_decode(img, s, x, &w);
+            ck_assert_uint_eq(lpm_image_word_encode(img, s, &w), x);
+            if (!w.child)
+                continue;
+            unsigned t = lpm_image_child_stage(img, s, &w), k = lpm_image_stage_stride(img, t);
+            uint64_t field = (x >> ln.addr) & ((1ULL << ln.addr_bits) - 1);
+            ck_assert_uint_eq(field << k, w.addr);
+            ck_assert_uint_eq(w.addr & ((1u << k) - 1), 0);
+            children++;
+        }
+    ck_assert_uint_gt(children, 0);
+    for (uint32_t i = 0; i < (1u << lpm_image_initial_stride(img)); i++) {
+        uint64_t x = lpm_image_dit_entry(img, i);
+        lpm_node_word w;
+        lpm_image_dit_decode(img, x, &w);
+        ck_assert_uint_eq(lpm_image_dit_encode(img, &w), x);
+        if (w.child)
+            ck_assert_uint_eq(((x >> ld.addr) & ((1ULL << ld.addr_bits) - 1)) << lpm_image_stage_stride(img, w.stage),
+                              w.addr);
+    }
     lpm_image_free(img);
     lpm_fib_free(&f);
 }
@@ -234,6 +310,7 @@ int main(void)
     tcase_add_test(t, test_round_trip_and_answers);
     tcase_add_test(t, test_bad_files);
     tcase_add_test(t, test_validate_in_memory);
+    tcase_add_test(t, test_block_index_layout);
     suite_add_tcase(s, t);
     int rc = tu_run(s);
     unlink(path);

@@ -48,13 +48,11 @@ static size_t check_jumps(const lpm_image *img, const char *who)
     size_t n = 0;
     if (!lpm_image_is_ring(img))
         return 0;
-    lpm_word_fmt fmt;
-    lpm_image_word_fmt(img, &fmt);
     unsigned N = lpm_image_stages(img);
     for (unsigned s = 0; s < N; s++)
         for (uint32_t a = 0; a < lpm_image_stage_used(img, s); a++) {
             lpm_node_word w;
-            lpm_word_decode(&fmt, lpm_image_word(img, s, a), &w);
+            lpm_image_word_decode(img, s, lpm_image_word(img, s, a), &w);
             if (w.child && w.jump) {
                 ck_assert_msg((w.stage + 2 * N - s - 1) % N <= N / 2, "%s: stage %u word %u jumps to stage %u",
                               who, s, a, w.stage);

@@ -1,0 +1,502 @@
+/* rtl verify's run: one stimulus (keys, bubbles with ready cycles, the
+ * arrival rate, the result port's ready pattern) through the simulator
+ * (lpmpipe sim, a child process, so that its own checks run unchanged and
+ * its request source is the only one), which writes the golden cycle log
+ * and results, and through the Verilated model (tb.cpp, built by
+ * Verilator's make, cached by content), which writes its own; then the
+ * comparison (verify_cmp.c) and the second simulators (Icarus, the
+ * gate-level netlist). */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "../sim/bubble_file.h"
+#include "../rtl_gen/rtl_run.h"
+#include "cmd_rtl_verify.h"
+
+static const char *cmd = "rtl verify";
+
+/* The requests as the simulator saw them: its results file names every
+ * id with its address (in output order), so --trace and --gen (and any
+ * source the simulator grows) reach the testbench unchanged. Writes
+ * keys.hex for the testbench and stim.trace (input order). */
+static int read_stimulus(const char *simres, int fam, const char *dir, lpm_rtl_keys *keys, lpm_err *err)
+{
+    FILE *fp = fopen(simres, "r");
+    if (!fp)
+        return lpm_err_set(err, LPM_EFAIL, "%s: %s", simres, strerror(errno));
+    char *line = NULL;
+    size_t cap = 0;
+    uint64_t ln = 0;
+    int rc = LPM_OK;
+    while (getline(&line, &cap, fp) > 0) {
+        if (ln++ == 0)
+            continue; /* header */
+        char *c1 = strchr(line, ','), *c2 = c1 ? strchr(c1 + 1, ',') : NULL;
+        if (!c1 || !c2) {
+            rc = lpm_err_at(err, LPM_EFAIL, simres, (unsigned long)ln, "not a results line");
+            break;
+        }
+        *c2 = '\0';
+        uint64_t id = strtoull(line, NULL, 10);
+        int f = fam;
+        lpm_addr a;
+        if (lpm_addr_parse(c1 + 1, &f, &a, err)) {
+            rc = LPM_EFAIL;
+            break;
+        }
+        if (id >= keys->cap) {
+            size_t ncap = keys->cap ? keys->cap : 4096;
+            while (ncap <= id)
+                ncap *= 2;
+            lpm_addr *p = realloc(keys->a, ncap * sizeof *p);
+            if (!p) {
+                rc = lpm_err_set(err, LPM_EFAIL, "out of memory");
+                break;
+            }
+            memset(p + keys->cap, 0, (ncap - keys->cap) * sizeof *p);
+            keys->a = p;
+            keys->cap = ncap;
+        }
+        keys->a[id] = a;
+        if (id + 1 > keys->n)
+            keys->n = id + 1;
+    }
+    free(line);
+    fclose(fp);
+    if (rc)
+        return rc;
+    char path[4200];
+    lpm_rtl_fmt(path, sizeof path, "%s/keys.hex", dir);
+    FILE *kf = fopen(path, "w");
+    lpm_rtl_fmt(path, sizeof path, "%s/stim.trace", dir);
+    FILE *tf = fopen(path, "w");
+    if (!kf || !tf) {
+        if (kf)
+            fclose(kf);
+        if (tf)
+            fclose(tf);
+        return lpm_err_set(err, LPM_EFAIL, "%s: %s", dir, strerror(errno));
+    }
+    fprintf(kf, "%zu\n", keys->n);
+    char txt[LPM_ADDR_STRLEN];
+    for (size_t i = 0; i < keys->n; i++) {
+        const lpm_addr *k = &keys->a[i];
+        if (fam == LPM_AF_INET)
+            fprintf(kf, "%08" PRIx64 "\n", k->hi >> 32);
+        else
+            fprintf(kf, "%016" PRIx64 "%016" PRIx64 "\n", k->hi, k->lo);
+        lpm_addr_format(k, fam, txt, sizeof txt);
+        fprintf(tf, "%s\n", txt);
+    }
+    int bad = ferror(kf) | ferror(tf);
+    bad |= fclose(kf) | fclose(tf);
+    return bad ? lpm_err_set(err, LPM_EFAIL, "%s: write failed", dir) : LPM_OK;
+}
+
+/* Bubbles the RTL let in: the win:bK events of its cycle log (every one
+ * leaves the pipeline before the testbench stops). */
+static uint64_t rtl_bubbles_in(const char *log)
+{
+    FILE *fp = fopen(log, "r");
+    if (!fp)
+        return 0;
+    uint64_t n = 0;
+    char *line = NULL;
+    size_t cap = 0;
+    while (getline(&line, &cap, fp) > 0)
+        for (const char *p = line; (p = strstr(p, " win:b")); p += 6)
+            n++;
+    free(line);
+    fclose(fp);
+    return n;
+}
+
+static int bubs_add(lpm_verify_bubs *bc, uint64_t uord, lpm_err *err)
+{
+    if (bc->n == bc->cap) {
+        size_t cap = bc->cap ? bc->cap * 2 : 1024;
+        uint64_t *p = realloc(bc->uord, cap * sizeof *p);
+        if (!p)
+            return lpm_err_set(err, LPM_EFAIL, "out of memory");
+        bc->uord = p;
+        bc->cap = cap;
+    }
+    bc->uord[bc->n++] = uord;
+    return LPM_OK;
+}
+
+/* The bubbles as the simulator's bubble reader gives them, ready cycles included. */
+static int write_bubbles(const char *updates, const lpm_image *img, int ignore_crc, double cpu, const char *dir, uint64_t *nb,
+                         lpm_verify_bubs *bc, lpm_err *err)
+{
+    char path[4200];
+    lpm_rtl_fmt(path, sizeof path, "%s/bubbles.txt", dir);
+    FILE *fp = fopen(path, "w");
+    if (!fp)
+        return lpm_err_set(err, LPM_EFAIL, "%s: %s", path, strerror(errno));
+    int rc = 0;
+    *nb = 0;
+    if (updates) {
+        lpm_sim_bfile bf = { 0 };
+        if ((rc = lpm_sim_bfile_open(&bf, updates, img, cpu, ignore_crc, err))) {
+            fclose(fp);
+            return rc;
+        }
+        lpm_sim_bubble *b = malloc(sizeof *b);
+        if (!b) {
+            lpm_sim_bfile_close(&bf);
+            fclose(fp);
+            return lpm_err_set(err, LPM_EFAIL, "out of memory");
+        }
+        int got;
+        while ((got = lpm_sim_bfile_next(&bf, b, err)) == 1) {
+            fprintf(fp, "%" PRIu64 " %u", b->ready, b->nw);
+            for (unsigned j = 0; j < b->nw; j++) {
+                if (b->w[j].stage == LPM_SIM_DIT)
+                    fprintf(fp, " D");
+                else
+                    fprintf(fp, " %u", b->w[j].stage);
+                fprintf(fp, ":%" PRIx32 ":%" PRIx64, b->w[j].addr, b->w[j].word);
+            }
+            fputc('\n', fp);
+            if (bubs_add(bc, b->uord, err)) {
+                got = -1;
+                break;
+            }
+            (*nb)++;
+        }
+        if (got == 0 && (rc = lpm_sim_bfile_finish(&bf, *nb, err)) == 0) {
+            bc->in_file = bf.in_file_bubbles;
+            bc->updates_in_file = bc->updates_applied = bf.in_file_updates;
+        }
+        if (got < 0)
+            rc = LPM_EINPUT;
+        free(b);
+        lpm_sim_bfile_close(&bf);
+    }
+    if (fclose(fp) && !rc)
+        rc = lpm_err_set(err, LPM_EFAIL, "%s: write failed", path);
+    return rc;
+}
+
+static int file_exists(const char *f)
+{
+    return access(f, X_OK) == 0;
+}
+
+static void show_tail(const char *path, int lines)
+{
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return;
+    char buf[1024];
+    char ring[16][1024];
+    int n = 0;
+    while (fgets(buf, sizeof buf, fp))
+        lpm_rtl_fmt(ring[n++ % 16], sizeof ring[0], "%s", buf);
+    fclose(fp);
+    int start = n > lines ? n - lines : 0;
+    for (int i = start; i < n; i++)
+        fprintf(stderr, "  %s", ring[i % 16]);
+}
+
+/* The Verilated testbench: from the cache when the same Verilog was built
+ * before, else built in rtl/ (and put into the cache). */
+static int build_model(const char *rtl, const char *cache, int trace, char *exe, size_t exe_size, lpm_err *err)
+{
+    uint64_t h = 1469598103934665603ULL;
+    char path[4200];
+    static const char *fixed[] = { "lpm_tb_top.v", "lpm_pipe.v", "lpm_ctl.v", "lpm_queue.v", "lpm_rlane.v", "lpm_dit.v",
+                                   "lpm_item.vh", "tb.cpp", "tb_cfg.h", "ready.h", "Makefile" };
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
+        lpm_rtl_fmt(path, sizeof path, "%s/%s", rtl, fixed[i]);
+        if (lpm_rtl_hash_file(path, &h))
+            return lpm_err_set(err, LPM_EFAIL, "%s: cannot read", path);
+    }
+    for (unsigned s = 0;; s++) {
+        lpm_rtl_fmt(path, sizeof path, "%s/lpm_stage_%02u.v", rtl, s);
+        if (access(path, R_OK))
+            break;
+        lpm_rtl_hash_file(path, &h);
+    }
+    h ^= (uint64_t)trace;
+    char cached[4200];
+    if (cache) {
+        lpm_rtl_fmt(cached, sizeof cached, "%s/%016" PRIx64 "/Vlpm_tb_top", cache, h);
+        if (file_exists(cached)) {
+            lpm_rtl_fmt(exe, exe_size, "%s", cached);
+            return LPM_OK;
+        }
+    }
+    char log[4200], jobs[] = "JOBS=2";
+    lpm_rtl_fmt(log, sizeof log, "%s/build.log", rtl);
+    char *argv[] = { "make", "--no-print-directory", "tb", jobs, trace ? "TRACE=--trace" : NULL, NULL };
+    int rc = lpm_rtl_run(argv, rtl, log, log);
+    if (rc) {
+        fprintf(stderr, "lpmpipe: %s: Verilator build failed (exit %d), the end of %s:\n", cmd, rc, log);
+        show_tail(log, 12);
+        return lpm_err_set(err, LPM_EFAIL, "the Verilated model did not build");
+    }
+    lpm_rtl_fmt(exe, exe_size, "%s/%s/Vlpm_tb_top", rtl, trace ? "obj_dir_vcd" : "obj_dir");
+    if (cache) {
+        char d[4200];
+        lpm_rtl_fmt(d, sizeof d, "%s/%016" PRIx64, cache, h);
+        if (lpm_rtl_mkdirs(d) == 0 && lpm_rtl_copy(exe, cached) == 0)
+            lpm_rtl_fmt(exe, exe_size, "%s", cached);
+    }
+    return LPM_OK;
+}
+
+static int rm_rf(const char *dir)
+{
+    char *argv[] = { "rm", "-rf", (char *)dir, NULL };
+    return lpm_rtl_run(argv, NULL, NULL, NULL);
+}
+
+/* The golden reference: lpmpipe sim on the same stimulus, writing its
+ * cycle log (sim.log) and results (sim.csv) into the work folder. */
+static int run_sim(const lpm_verify_opts *v, const char *work)
+{
+    const lpm_rtl_opts *o = &v->o;
+    char num[9][64], out[4200], errf[4200], simlog[4200], simres[4200];
+    lpm_rtl_fmt(num[0], sizeof num[0], "%u", o->hop);
+    lpm_rtl_fmt(num[1], sizeof num[1], "%u", o->ports);
+    lpm_rtl_fmt(num[2], sizeof num[2], "%u", o->queue);
+    lpm_rtl_fmt(num[3], sizeof num[3], "%u", o->width);
+    lpm_rtl_fmt(num[4], sizeof num[4], "%.17g", v->urate);
+    lpm_rtl_fmt(num[5], sizeof num[5], "%.17g", v->clock_mhz);
+    lpm_rtl_fmt(num[6], sizeof num[6], "%" PRIu64, v->count);
+    lpm_rtl_fmt(num[7], sizeof num[7], "%" PRIu64, v->seed);
+    lpm_rtl_fmt(num[8], sizeof num[8], "%.17g", v->load);
+    char ready[64];
+    lpm_rtl_fmt(ready, sizeof ready, "%.17g", v->ready);
+    lpm_rtl_fmt(out, sizeof out, "%s/sim.json", work);
+    lpm_rtl_fmt(errf, sizeof errf, "%s/sim.err", work);
+    lpm_rtl_fmt(simlog, sizeof simlog, "%s/sim.log", work);
+    lpm_rtl_fmt(simres, sizeof simres, "%s/sim.csv", work);
+    char *a[48];
+    int n = 0;
+    a[n++] = "/proc/self/exe";
+    a[n++] = "sim";
+    a[n++] = "--image";
+    a[n++] = (char *)v->image;
+    if (v->trace) {
+        a[n++] = "--trace";
+        a[n++] = (char *)v->trace;
+    } else {
+        a[n++] = "--gen";
+        a[n++] = (char *)v->gen;
+        a[n++] = "--count";
+        a[n++] = num[6];
+        a[n++] = "--seed";
+        a[n++] = num[7];
+    }
+    static const char *const names[] = { "--hop-cycles", "--ports", "--queue", "--issue-width" };
+    for (int i = 0; i < 4; i++) {
+        a[n++] = (char *)names[i];
+        a[n++] = num[i];
+    }
+    a[n++] = "--rob";
+    a[n++] = "0";
+    a[n++] = "--result-ready";
+    a[n++] = ready;
+    if (v->load > 0) {
+        a[n++] = "--load";
+        a[n++] = num[8];
+    }
+    a[n++] = "--json";
+    a[n++] = "--cycle-log";
+    a[n++] = simlog;
+    a[n++] = "--results";
+    a[n++] = simres;
+    if (v->updates) {
+        a[n++] = "--updates";
+        a[n++] = (char *)v->updates;
+        if (v->ignore_crc)
+            a[n++] = "--ignore-image-crc";
+        a[n++] = "--clock-mhz";
+        a[n++] = num[5];
+        if (v->urate > 0) {
+            a[n++] = "--update-rate";
+            a[n++] = num[4];
+        }
+    } else {
+        a[n++] = "--verify";
+    }
+    a[n] = NULL;
+    int s = lpm_rtl_run(a, NULL, out, errf);
+    if (s) {
+        /* The simulator's own messages, in this command's name: for a bad
+         * trace or bubble file they are the input error the user made. */
+        FILE *ef = fopen(errf, "r");
+        char line[1024];
+        int shown = 0;
+        while (ef && fgets(line, sizeof line, ef) && shown < 8) {
+            line[strcspn(line, "\n")] = '\0';
+            const char *m = strncmp(line, "lpmpipe: sim: ", 14) ? line : line + 14;
+            lpm_cli_error(cmd, "%s%s", shown++ ? "" : "the simulator: ", m);
+        }
+        if (ef)
+            fclose(ef);
+        if (!shown)
+            lpm_cli_error(cmd, "the simulator failed (exit %d) without a message", s);
+        return s == LPM_EINPUT ? LPM_EINPUT : LPM_EFAIL;
+    }
+    return 0;
+}
+
+/* The Verilated model on the same stimulus: rtl.log, rtl.res. */
+static int run_model(const lpm_verify_opts *v, const char *work, const char *rtl, const char *exe, lpm_rtl_cmp *cmp)
+{
+    char k[4200], b[4200], errf[4200], vcdabs[4200], log[4200], res[4200], load[64], ready[64];
+    lpm_rtl_fmt(k, sizeof k, "%s/keys.hex", work);
+    lpm_rtl_fmt(b, sizeof b, "%s/bubbles.txt", work);
+    lpm_rtl_fmt(errf, sizeof errf, "%s/tb.err", work);
+    lpm_rtl_fmt(log, sizeof log, "%s/rtl.log", work);
+    lpm_rtl_fmt(res, sizeof res, "%s/rtl.res", work);
+    lpm_rtl_fmt(load, sizeof load, "%.17g", v->load);
+    lpm_rtl_fmt(ready, sizeof ready, "%.17g", v->ready);
+    if (v->vcd && v->vcd[0] != '/') {
+        char cwd[2048];
+        if (!getcwd(cwd, sizeof cwd))
+            cwd[0] = '\0';
+        lpm_rtl_fmt(vcdabs, sizeof vcdabs, "%s/%s", cwd, v->vcd);
+    } else if (v->vcd) {
+        lpm_rtl_fmt(vcdabs, sizeof vcdabs, "%s", v->vcd);
+    }
+    char *targv[] = { (char *)exe, k, b, log, res, "--load", load, "--ready", ready,
+                      v->vcd ? "--vcd" : NULL, v->vcd ? vcdabs : NULL, NULL };
+    int s = lpm_rtl_run(targv, rtl, NULL, errf);
+    if (s) {
+        lpm_cli_error(cmd, "the Verilated testbench failed (exit %d):", s);
+        show_tail(errf, 8);
+        return 1;
+    }
+    (void)cmp;
+    return 0;
+}
+
+/* The work folder (absolute) and the cache folder (absolute, or NULL). */
+static int work_dirs(const lpm_verify_opts *v, lpm_verify_run *r, char *cache, size_t cache_n)
+{
+    if (v->bdir) {
+        lpm_rtl_fmt(r->work, sizeof r->work, "%s", v->bdir);
+        if (lpm_rtl_mkdirs(r->work)) {
+            lpm_cli_error(cmd, "%s: %s", r->work, strerror(errno));
+            return 1;
+        }
+    } else {
+        const char *t = getenv("TMPDIR");
+        lpm_rtl_fmt(r->work, sizeof r->work, "%s/lpmpipe-rtl.XXXXXX", t && *t ? t : "/tmp");
+        if (!mkdtemp(r->work)) {
+            lpm_cli_error(cmd, "%s: %s", r->work, strerror(errno));
+            return 1;
+        }
+        r->tmp = 1;
+    }
+    char *abs = realpath(r->work, NULL);
+    if (abs) {
+        lpm_rtl_fmt(r->work, sizeof r->work, "%s", abs);
+        free(abs);
+    }
+    cache[0] = '\0';
+    if (v->cache && *v->cache) {
+        char *ca = lpm_rtl_mkdirs(v->cache) == 0 ? realpath(v->cache, NULL) : NULL;
+        if (ca) {
+            lpm_rtl_fmt(cache, cache_n, "%s", ca);
+            free(ca);
+        }
+    }
+    return 0;
+}
+
+int lpm_verify_run_all(const lpm_verify_opts *v, lpm_verify_run *r)
+{
+    memset(r, 0, sizeof *r);
+    lpm_err err;
+    lpm_rtl_shape sh;
+    int rc = lpm_image_load(&r->img, v->image, &err);
+    if (rc) {
+        lpm_cli_error(cmd, "%s", err.msg);
+        return rc;
+    }
+    if ((rc = lpm_rtl_shape_of(r->img, &v->o, &sh, &err))) {
+        lpm_cli_error(cmd, "%s", err.msg);
+        return rc;
+    }
+    if (!lpm_rtl_tool_exists("verilator")) {
+        lpm_cli_error(cmd, "needs verilator on the PATH (scripts/deps.sh installs it)");
+        return 1;
+    }
+    char cache[4096], rtl[4200], simres[4200], exe[4200];
+    if ((rc = work_dirs(v, r, cache, sizeof cache)))
+        return rc;
+    lpm_rtl_fmt(rtl, sizeof rtl, "%s/rtl", r->work);
+    double cpu = v->urate > 0 ? v->clock_mhz * 1e6 / v->urate : 0.0;
+    if ((rc = lpm_rtl_generate(r->img, v->image, &v->o, rtl, &err)) ||
+        (rc = write_bubbles(v->updates, r->img, v->ignore_crc, cpu, r->work, &r->bubbles, &r->bc, &err))) {
+        if (err.msg[0])
+            lpm_cli_error(cmd, "%s", err.msg);
+        return rc;
+    }
+    lpm_rtl_fmt(simres, sizeof simres, "%s/sim.csv", r->work);
+    if ((rc = run_sim(v, r->work)))
+        return rc;
+    if ((rc = read_stimulus(simres, lpm_image_family(r->img), r->work, &r->keys, &err))) {
+        lpm_cli_error(cmd, "%s", err.msg);
+        return rc;
+    }
+    if ((rc = build_model(rtl, cache[0] ? cache : NULL, v->vcd != NULL, exe, sizeof exe, &err))) {
+        lpm_cli_error(cmd, "%s", err.msg);
+        return rc;
+    }
+    char mp[4200];
+    lpm_rtl_fmt(mp, sizeof mp, "%s/model.path", r->work);
+    FILE *mf = fopen(mp, "w"); /* where the model is, for scripts that time it (scripts/bench.d/60-rtl.sh) */
+    if (mf) {
+        fprintf(mf, "%s\n", exe);
+        fclose(mf);
+    }
+    if ((rc = run_model(v, r->work, rtl, exe, &r->cmp)))
+        return rc;
+    char simlog[4200], rtllog[4200], rtlres[4200];
+    lpm_rtl_fmt(simlog, sizeof simlog, "%s/sim.log", r->work);
+    lpm_rtl_fmt(rtllog, sizeof rtllog, "%s/rtl.log", r->work);
+    lpm_rtl_fmt(rtlres, sizeof rtlres, "%s/rtl.res", r->work);
+    r->cmp.img = r->img;
+    r->cmp.keys = &r->keys;
+    r->cmp.check_ref = v->updates == NULL;
+    if ((rc = lpm_rtl_compare(&r->cmp, simlog, rtllog, simres, rtlres, &err))) {
+        lpm_cli_error(cmd, "%s", err.msg);
+        return rc;
+    }
+    r->bc.applied = v->updates ? rtl_bubbles_in(rtllog) : 0;
+    if (r->bc.applied < r->bc.n)
+        r->bc.updates_applied = r->bc.uord[r->bc.applied] - 1;
+    lpm_rtl_second_opts so = { rtl, r->work, &sh, v->load, v->ready };
+    if (v->icarus && (rc = lpm_rtl_icarus(&r->cmp, &so, &err))) {
+        lpm_cli_error(cmd, "%s", err.msg);
+        return rc;
+    }
+    if (v->gate && (rc = lpm_rtl_gate(&r->cmp, &so, &r->gate_note, &err))) {
+        lpm_cli_error(cmd, "%s", err.msg);
+        return rc;
+    }
+    return LPM_OK;
+}
+
+void lpm_verify_run_free(lpm_verify_run *r)
+{
+    free(r->keys.a);
+    free(r->bc.uord);
+    lpm_image_free(r->img);
+    if (r->tmp && !getenv("LPMPIPE_RTL_KEEP"))
+        rm_rf(r->work);
+    else if (r->tmp)
+        lpm_cli_note(cmd, "work folder kept: %s", r->work);
+}

@@ -1,0 +1,217 @@
+/* The pipeline's wiring: lpm_pipe (control, DIT, queues, stages, result
+ * lanes, and the debug signals the testbenches log), lpm_top (the
+ * production ports only) and lpm_tb_top (the testbench wrapper with the
+ * debug ports). */
+#include <stdio.h>
+
+#include "rtl_gen_int.h"
+
+static void emit_pipe_ports(FILE *fp, const lpm_rtl_shape *sh, int dbg, const char *name)
+{
+    fprintf(fp,
+            "module %s (\n"
+            "    input  wire clk,\n"
+            "    input  wire rst,\n"
+            "    input  wire [%u:0] req_valid,\n"
+            "    output wire [%u:0] req_ready,\n"
+            "    input  wire [%u:0] req_tag,\n"
+            "    input  wire [%u:0] req_key,\n"
+            "    input  wire bub_valid,\n"
+            "    output wire bub_ready,\n"
+            "    input  wire [%u:0] bub_data,\n"
+            "    output wire [%u:0] res_valid,\n"
+            "    output wire [%u:0] res_tag,\n"
+            "    output wire [%u:0] res_nhv,\n"
+            "    output wire [%u:0] res_nh,\n"
+            "    input  wire res_ready,\n"
+            "    output wire busy%s\n",
+            name, sh->w - 1, sh->w - 1, sh->w * sh->t - 1, sh->w * sh->kb - 1, sh->bw - 1, sh->l - 1,
+            sh->l * sh->t - 1, sh->l - 1, sh->l * sh->nb - 1, dbg ? "," : "");
+    if (dbg)
+        fprintf(fp,
+                "    output wire [%u:0] dbg_slot,\n"
+                "    output wire [%u:0] dbg_pop,\n"
+                "    output wire [%u:0] dbg_qn,\n"
+                "    output wire [%u:0] dbg_act,\n"
+                "    output wire [%u:0] dbg_wtok,\n"
+                "    output wire [1:0] dbg_stall,\n"
+                "    output wire [%u:0] dbg_stall_stg,\n"
+                "    output wire [%u:0] dbg_exit,\n"
+                "    output wire [%u:0] dbg_exit_tag\n",
+                sh->n * sh->p * sh->slw - 1, sh->n * sh->p - 1, sh->n * sh->qcb - 1, sh->w * 2 - 1, sh->w * sh->wtw - 1,
+                sh->sb - 1, sh->l - 1, sh->l * sh->t - 1);
+    fprintf(fp, ");\n");
+}
+
+static const char *port_names[] = { "clk", "rst", "req_valid", "req_ready", "req_tag", "req_key", "bub_valid",
+                                    "bub_ready", "bub_data", "res_valid", "res_tag", "res_nhv", "res_nh", "res_ready",
+                                    "busy" };
+static const char *dbg_names[] = { "dbg_slot", "dbg_pop", "dbg_qn", "dbg_act", "dbg_wtok", "dbg_stall",
+                                   "dbg_stall_stg", "dbg_exit", "dbg_exit_tag" };
+
+static void emit_wrapper(FILE *fp, const lpm_rtl_shape *sh, int dbg)
+{
+    if (dbg)
+        fprintf(fp, "// The testbench wrapper: lpm_pipe with the signals the cycle log needs.\n");
+    else
+        fprintf(fp, "// The pipeline: ports and latency in README.md.\n");
+    emit_pipe_ports(fp, sh, dbg, dbg ? "lpm_tb_top" : "lpm_top");
+    if (!dbg)
+        fprintf(fp, "    // the debug signals stay inside: nothing here drives or reads them\n"
+                    "    /* verilator lint_off PINCONNECTEMPTY */\n");
+    fprintf(fp, "    lpm_pipe p (");
+    for (size_t i = 0; i < sizeof port_names / sizeof port_names[0]; i++)
+        fprintf(fp, "%s.%s(%s)", i ? ", " : "", port_names[i], port_names[i]);
+    for (size_t i = 0; i < sizeof dbg_names / sizeof dbg_names[0]; i++) {
+        if (dbg)
+            fprintf(fp, ",\n        .%s(%s)", dbg_names[i], dbg_names[i]);
+        else
+            fprintf(fp, ",\n        .%s()", dbg_names[i]);
+    }
+    fprintf(fp, ");\n");
+    if (!dbg)
+        fprintf(fp, "    /* verilator lint_on PINCONNECTEMPTY */\n");
+    fprintf(fp, "endmodule\n");
+}
+
+/* Result lane l: stage lanes (ring: stage s lane p at s*P+p; linear: stage
+ * N-1's lanes), then the W dispatch-slot lanes of DIT answers. */
+static void emit_rlanes(FILE *fp, const lpm_rtl_shape *sh)
+{
+    fprintf(fp, "    wire [%u:0] rl_push, rl_room;\n    wire [%u:0] rl_din, rl_dout;\n", sh->l - 1, sh->l * sh->rdw - 1);
+    fprintf(fp, "    assign rl_push = {dex_v, st_ex_v};\n    assign rl_din = {dex_d, st_ex_d};\n");
+    fprintf(fp, "    assign drl_room = rl_room[%u:%u];\n", sh->l - 1, sh->nrl);
+    fprintf(fp,
+            "    genvar gl;\n"
+            "    generate\n"
+            "        for (gl = 0; gl < L; gl = gl + 1) begin : g_rl\n"
+            "            lpm_rlane r (.clk(clk), .rst(rst), .push(rl_push[gl]), .din(rl_din[gl*RDW +: RDW]),\n"
+            "                .ready(res_ready), .valid(res_valid[gl]), .dout(rl_dout[gl*RDW +: RDW]), .room(rl_room[gl]));\n"
+            "            assign res_tag[gl*T +: T] = rl_dout[gl*RDW +: T];\n"
+            "            assign res_nhv[gl] = rl_dout[gl*RDW + T];\n"
+            "            assign res_nh[gl*NB +: NB] = rl_dout[gl*RDW + T + 1 +: NB];\n"
+            "            assign dbg_exit_tag[gl*T +: T] = rl_din[gl*RDW +: T];\n"
+            "        end\n"
+            "    endgenerate\n"
+            "    assign dbg_exit = rl_push;\n");
+}
+
+static void emit_stage_inst(FILE *fp, const lpm_rtl_shape *sh, unsigned s)
+{
+    unsigned prev = s ? s - 1 : sh->n - 1, pw = sh->p * sh->iw;
+    int has_q = sh->ring || s == 0, has_bt = s + 1 < sh->n, has_rl = sh->ring || s + 1 == sh->n;
+    fprintf(fp, "    lpm_stage_%02u s%02u (.clk(clk), .rst(rst), .hin(hop[%u:%u]),\n", s, s, prev * pw + pw - 1, prev * pw);
+    if (has_q) {
+        unsigned q = sh->ring ? s : 0;
+        fprintf(fp, "        .qhead(qhead[%u:%u]), .qnz(qnz[%u]),", q * pw + pw - 1, q * pw, q);
+        if (sh->p > 1)
+            fprintf(fp, " .qn2(qn2[%u]),", q);
+        fprintf(fp, " .pop_n(pop_n[%u:%u]), .dbg_pop(dbg_pop[%u:%u]),\n", q * 2 + 1, q * 2, s * sh->p + sh->p - 1,
+                s * sh->p);
+    }
+    if (has_bt)
+        fprintf(fp, "        .bt_we(bt_we), .bt_idx(bt_idx), .bt_data(bub_data[%u:%u]),\n", (s + 1) * sh->bsw + sh->bsw - 1,
+                (s + 1) * sh->bsw);
+    if (has_rl) {
+        unsigned l0 = sh->ring ? s * sh->p : 0;
+        fprintf(fp, "        .rl_room(rl_room[%u:%u]), .ex_v(st_ex_v[%u:%u]), .ex_d(st_ex_d[%u:%u]),\n",
+                l0 + sh->p - 1, l0, l0 + sh->p - 1, l0, (l0 + sh->p) * sh->rdw - 1, l0 * sh->rdw);
+    }
+    fprintf(fp, "        .hout(hop[%u:%u]), .busy(st_busy[%u]), .dbg_slot(dbg_slot[%u:%u]));\n", s * pw + pw - 1, s * pw, s,
+            (s + 1) * sh->p * sh->slw - 1, s * sh->p * sh->slw);
+    if (!has_q)
+        fprintf(fp, "    assign dbg_pop[%u:%u] = %u'd0;\n", s * sh->p + sh->p - 1, s * sh->p, sh->p);
+}
+
+static void emit_pipe(FILE *fp, const lpm_rtl_shape *sh)
+{
+    unsigned w = sh->w, pw = sh->p * sh->iw;
+    fprintf(fp, "// The pipeline with its debug signals: lpm_top and lpm_tb_top wrap it.\n");
+    emit_pipe_ports(fp, sh, 1, "lpm_pipe");
+    fprintf(fp,
+            "`include \"lpm_item.vh\"\n"
+            "    wire dit_we, bt_we;\n"
+            "    wire [XI-1:0] dit_widx;\n"
+            "    wire [DB-1:0] dit_wdata;\n"
+            "    wire [BQB-1:0] bt_idx;\n"
+            "    wire [W*KR-1:0] ent_key, req_rest;\n"
+            "    wire [W*T-1:0] ent_tag;\n"
+            "    wire [W*IW-1:0] ent_item;\n"
+            "    wire [W*DB-1:0] dit_rdata;\n"
+            "    wire [NQ-1:0] qnz;\n"
+            "%s"
+            "    wire [NQ*W-1:0] qroom;\n"
+            "    wire [NQ*QCB-1:0] qcnt_next;\n"
+            "    wire [NQ*W*IW-1:0] qpush_item;\n"
+            "    wire [NQ*WNB-1:0] qpush_n;\n"
+            "    wire [NQ*2-1:0] pop_n;\n"
+            "    wire [NQ*%u-1:0] qhead;\n"
+            "    wire [W-1:0] drl_room, dex_v;\n"
+            "    wire [W*RDW-1:0] dex_d;\n"
+            "    wire [NRL-1:0] st_ex_v;\n"
+            "    wire [NRL*RDW-1:0] st_ex_d;\n"
+            "    wire [N*%u-1:0] hop;\n"
+            "    wire [N-1:0] st_busy;\n"
+            "    wire ctl_busy;\n",
+            sh->p > 1 ? "    wire [NQ-1:0] qn2;\n"
+                      : "    /* verilator lint_off UNUSEDSIGNAL */ // one lane: the second entry is never taken\n"
+                        "    wire [NQ-1:0] qn2;\n    /* verilator lint_on UNUSEDSIGNAL */\n",
+            pw, pw);
+    fprintf(fp,
+            "    lpm_ctl ctl (.clk(clk), .rst(rst), .req_valid(req_valid), .req_ready(req_ready), .req_tag(req_tag),\n"
+            "        .req_rest(req_rest), .bub_valid(bub_valid), .bub_ready(bub_ready), .bub_data(bub_data),\n"
+            "        .dit_we(dit_we), .dit_widx(dit_widx), .dit_wdata(dit_wdata), .bt_we(bt_we), .bt_idx(bt_idx),\n"
+            "        .ent_key(ent_key), .ent_tag(ent_tag), .ent_item(ent_item), .qroom(qroom), .qpush_item(qpush_item),\n"
+            "        .qpush_n(qpush_n), .drl_room(drl_room), .dex_v(dex_v), .dex_d(dex_d), .busy(ctl_busy),\n"
+            "        .dbg_act(dbg_act), .dbg_wtok(dbg_wtok), .dbg_stall(dbg_stall), .dbg_stall_stg(dbg_stall_stg));\n"
+            "    wire [W*XI-1:0] dit_idx;\n"
+            "    lpm_dit dit (.clk(clk), .idx(dit_idx), .we(dit_we), .widx(dit_widx), .wdata(dit_wdata), .rdata(dit_rdata));\n");
+    for (unsigned k = 0; k < w; k++) {
+        if (sh->x)
+            fprintf(fp, "    assign dit_idx[%u:%u] = req_key[%u:%u];\n", k * sh->xi + sh->xi - 1, k * sh->xi,
+                    k * sh->kb + sh->kb - 1, k * sh->kb + sh->kb - sh->x);
+        else
+            fprintf(fp, "    assign dit_idx[%u] = 1'b0;\n", k);
+        fprintf(fp, "    assign req_rest[%u:%u] = req_key[%u:%u];\n", k * sh->kr + sh->kr - 1, k * sh->kr,
+                k * sh->kb + sh->kr - 1, k * sh->kb);
+        fprintf(fp, "    lpm_entry e%u (.e(dit_rdata[%u:%u]), .key(ent_key[%u:%u]), .tag(ent_tag[%u:%u]), .item(ent_item[%u:%u]));\n",
+                k, k * sh->db + sh->db - 1, k * sh->db, k * sh->kr + sh->kr - 1, k * sh->kr, k * sh->t + sh->t - 1,
+                k * sh->t, k * sh->iw + sh->iw - 1, k * sh->iw);
+    }
+    fprintf(fp,
+            "    genvar gq;\n"
+            "    generate\n"
+            "        for (gq = 0; gq < NQ; gq = gq + 1) begin : g_q\n"
+            "            lpm_queue q (.clk(clk), .rst(rst), .push_item(qpush_item[gq*W*IW +: W*IW]),\n"
+            "                .push_n(qpush_n[gq*WNB +: WNB]), .pop_n(pop_n[gq*2 +: 2]), .head(qhead[gq*%u +: %u]),\n"
+            "                .nz(qnz[gq]), .n2(qn2[gq]), .room(qroom[gq*W +: W]), .cnt_next(qcnt_next[gq*QCB +: QCB]));\n"
+            "        end\n"
+            "    endgenerate\n",
+            pw, pw);
+    if (sh->nq < sh->n)
+        fprintf(fp, "    assign dbg_qn = {%u'd0, qcnt_next};\n", (sh->n - sh->nq) * sh->qcb);
+    else
+        fprintf(fp, "    assign dbg_qn = qcnt_next;\n");
+    for (unsigned s = 0; s < sh->n; s++)
+        emit_stage_inst(fp, sh, s);
+    emit_rlanes(fp, sh);
+    fprintf(fp, "    assign busy = ctl_busy | (|st_busy) | (|res_valid) | (|qnz);\nendmodule\n");
+}
+
+int lpm_rtl_emit_pipe(const lpm_rtl_shape *sh, const char *dir, const char *header, lpm_err *err)
+{
+    static const char *const names[] = { "lpm_pipe.v", "lpm_top.v", "lpm_tb_top.v" };
+    for (int i = 0; i < 3; i++) {
+        FILE *fp;
+        int rc = lpm_rtl_open(&fp, dir, names[i], header, "//", err);
+        if (rc)
+            return rc;
+        if (i == 0)
+            emit_pipe(fp, sh);
+        else
+            emit_wrapper(fp, sh, i == 2);
+        if ((rc = lpm_rtl_close(fp, dir, names[i], err)))
+            return rc;
+    }
+    return LPM_OK;
+}

@@ -1,0 +1,329 @@
+/* One module per stage (docs/microarchitecture.md section 5): the choice of
+ * what each lane holds (passing item, else the queue's head), the stage
+ * memory on the rising edge (a bubble writes, everything else reads), the
+ * hop pipeline of D registers per lane, and the decision in the hop's last
+ * cycle: next address, finish into the result lane, or ride on. */
+#include <stdio.h>
+
+#include "rtl_gen_int.h"
+
+typedef struct stage_ctx {
+    FILE *fp;
+    const lpm_image *img;
+    const lpm_rtl_shape *sh;
+    unsigned s, depth, ib, nxt;
+    int has_q, has_bt, has_rl, jump;
+} stage_ctx;
+
+static void emit_ports(const stage_ctx *c)
+{
+    FILE *fp = c->fp;
+    const lpm_rtl_shape *sh = c->sh;
+    fprintf(fp,
+            "// Stage %u: %u words of %u bits (stage_%02u.hex), stride %u, %u lane%s, %u cycles a hop.\n"
+            "module lpm_stage_%02u (\n"
+            "    input  wire clk,\n"
+            "    input  wire rst,\n"
+            "    input  wire [%u:0] hin,\n",
+            c->s, c->depth, sh->wb, c->s, lpm_image_stage_stride(c->img, c->s), sh->p, sh->p > 1 ? "s" : "", sh->d, c->s,
+            sh->p * sh->iw - 1);
+    if (c->has_q)
+        fprintf(fp,
+                "    input  wire [%u:0] qhead,\n"
+                "    input  wire qnz,\n"
+                "%s"
+                "    output wire [1:0] pop_n,\n"
+                "    output wire [%u:0] dbg_pop,\n",
+                sh->p * sh->iw - 1, sh->p > 1 ? "    input  wire qn2,\n" : "", sh->p - 1);
+    if (c->has_bt)
+        fprintf(fp,
+                "    input  wire bt_we,\n"
+                "    input  wire [%u:0] bt_idx,\n"
+                "    input  wire [%u:0] bt_data,\n",
+                sh->bqb - 1, sh->bsw - 1);
+    if (c->has_rl)
+        fprintf(fp,
+                "    input  wire [%u:0] rl_room,\n"
+                "    output wire [%u:0] ex_v,\n"
+                "    output wire [%u:0] ex_d,\n",
+                sh->p - 1, sh->p - 1, sh->p * sh->rdw - 1);
+    fprintf(fp,
+            "    output reg  [%u:0] hout,\n"
+            "    output wire busy,\n"
+            "    output wire [%u:0] dbg_slot\n"
+            ");\n"
+            "`include \"lpm_item.vh\"\n",
+            sh->p * sh->iw - 1, sh->p * sh->slw - 1);
+}
+
+/* Step 2: a passing item takes its lane; idle lanes take the queue's head
+ * entries in lane order; a bubble at the head needs every lane idle. */
+static void emit_select(const stage_ctx *c)
+{
+    FILE *fp = c->fp;
+    const lpm_rtl_shape *sh = c->sh;
+    for (unsigned p = 0; p < sh->p; p++) {
+        fprintf(fp, "    wire [IW-1:0] h%u = hin[%u:%u];\n    reg [IW-1:0] c%u;\n", p, p * sh->iw + sh->iw - 1, p * sh->iw, p);
+        if (c->has_q)
+            fprintf(fp, "    wire pass%u = h%u[F_V];\n", p, p);
+    }
+    if (!c->has_q) {
+        for (unsigned p = 0; p < sh->p; p++)
+            fprintf(fp, "    always @* c%u = h%u;\n", p, p);
+        return;
+    }
+    for (unsigned p = 0; p < sh->p; p++)
+        fprintf(fp, "    wire [IW-1:0] q%u = qhead[%u:%u];\n", p, p * sh->iw + sh->iw - 1, p * sh->iw);
+    if (sh->p == 1) {
+        fprintf(fp,
+                "    wire take0 = ~pass0 & qnz;\n"
+                "    always @* begin\n"
+                "        c0 = pass0 ? h0 : q0;\n"
+                "        c0[F_V] = pass0 | take0;\n"
+                "    end\n"
+                "    assign pop_n = {1'b0, take0};\n"
+                "    assign dbg_pop = take0;\n");
+        return;
+    }
+    fprintf(fp,
+            "    wire qn1 = qnz;\n"
+            "    wire hb0 = q0[F_B], hb1 = q1[F_B];\n"
+            "    wire take0 = ~pass0 & qn1 & (~hb0 | ~pass1);      // a bubble needs both lanes\n"
+            "    wire l1h = ~pass1 & pass0 & qn1 & ~hb0;            // lane 1 takes the head\n"
+            "    wire l1s = ~pass1 & take0 & ~hb0 & qn2 & ~hb1;     // lane 1 takes the second entry\n"
+            "    wire l1b = take0 & hb0;                            // the bubble takes lane 1 too\n"
+            "    always @* begin\n"
+            "        c0 = pass0 ? h0 : q0;\n"
+            "        c0[F_V] = pass0 | take0;\n"
+            "        c1 = pass1 ? h1 : (l1s ? q1 : q0);\n"
+            "        c1[F_V] = pass1 | l1h | l1s | l1b;\n"
+            "    end\n"
+            "    assign pop_n = {1'b0, take0} + {1'b0, l1h | l1s};\n"
+            "    assign dbg_pop = {l1h | l1s, take0};\n");
+}
+
+/* The memory: one write port (lane 0: a bubble holds every lane), one read
+ * port per lane, both on the rising edge; read enable = not write enable. */
+static void emit_memory(const stage_ctx *c)
+{
+    FILE *fp = c->fp;
+    const lpm_rtl_shape *sh = c->sh;
+    fprintf(fp,
+            "    reg [WB-1:0] mem [0:%u];\n"
+            "    initial $readmemh(\"stage_%02u.hex\", mem);\n"
+            "    wire we = c0[F_V] & c0[F_B] & c0[F_WEN];\n",
+            c->depth - 1, c->s);
+    for (unsigned p = 0; p < sh->p; p++)
+        fprintf(fp, "    wire [%u:0] a%u = c%u[F_ADDR +: %u];\n    reg [WB-1:0] rd%u;\n", c->ib - 1, p, p, c->ib, p);
+    fprintf(fp, "    always @(posedge clk) begin\n        if (we)\n            mem[a0] <= c0[F_KEY +: WB];\n"
+                "        else\n            rd0 <= mem[a0];\n    end\n");
+    for (unsigned p = 1; p < sh->p; p++)
+        fprintf(fp, "    always @(posedge clk)\n        if (!we)\n            rd%u <= mem[a%u];\n", p, p);
+}
+
+/* Per lane: what it holds (rf: a lookup that reads here), D-1 registers to
+ * the hop's last cycle, where the decision is made. */
+static void emit_hold(const stage_ctx *c, unsigned p)
+{
+    FILE *fp = c->fp;
+    const lpm_rtl_shape *sh = c->sh;
+    fprintf(fp,
+            "    wire rf%u = c%u[F_V] & ~c%u[F_B] & ~c%u[F_DONE] & (c%u[F_STG +: SB] == %u'd%u);\n"
+            "    assign dbg_slot[%u:%u] = {c%u[F_TAG +: TG], rf%u | we, c%u[F_B], c%u[F_V]};\n",
+            p, p, p, p, p, sh->sb, c->s, p * sh->slw + sh->slw - 1, p * sh->slw, p, p, p, p);
+    for (unsigned d = 1; d < sh->d; d++)
+        fprintf(fp, "    reg [IW-1:0] m%u_%u;\n    reg rf%u_%u;\n", p, d, p, d);
+    for (unsigned d = 2; d < sh->d; d++)
+        fprintf(fp, "    reg [WB-1:0] w%u_%u;\n", p, d);
+    fprintf(fp, "    always @(posedge clk) begin\n        m%u_1 <= c%u;\n        rf%u_1 <= rf%u;\n", p, p, p, p);
+    for (unsigned d = 2; d < sh->d; d++) {
+        fprintf(fp, "        m%u_%u <= m%u_%u;\n        rf%u_%u <= rf%u_%u;\n", p, d, p, d - 1, p, d, p, d - 1);
+        if (d == 2)
+            fprintf(fp, "        w%u_2 <= rd%u;\n", p, p);
+        else
+            fprintf(fp, "        w%u_%u <= w%u_%u;\n", p, d, p, d - 1);
+    }
+    fprintf(fp, "        if (rst) begin\n");
+    for (unsigned d = 1; d < sh->d; d++)
+        fprintf(fp, "            m%u_%u[F_V] <= 1'b0;\n", p, d);
+    fprintf(fp, "        end\n    end\n");
+    fprintf(fp, "    wire [IW-1:0] dm%u = m%u_%u;\n    wire drf%u = rf%u_%u;\n", p, p, sh->d - 1, p, p, sh->d - 1);
+    if (sh->d == 2)
+        fprintf(fp, "    wire [WB-1:0] dw%u = rd%u;\n", p, p);
+    else
+        fprintf(fp, "    wire [WB-1:0] dw%u = w%u_%u;\n", p, p, sh->d - 1);
+}
+
+/* The decision (docs/image-format.md 1.2) and the hop register. */
+static void emit_decide(const stage_ctx *c, unsigned p)
+{
+    FILE *fp = c->fp;
+    const lpm_rtl_shape *sh = c->sh;
+    unsigned fab = sh->wl.addr_bits;
+    fprintf(fp,
+            "    wire [%u:0] blk%u = dw%u[WL_ADDR +: %u];\n"
+            "    wire [KP-1:0] rk%u = dm%u[F_KEY +: KP];\n"
+            "    wire [PB-1:0] bp%u = dm%u[F_BP +: PB];\n",
+            fab - 1, p, p, fab, p, p, p, p);
+    if (c->jump) {
+        unsigned sbits = sh->wl.stage_bits;
+        fprintf(fp, "    wire wj%u = dw%u[WL_J];\n", p, p);
+        if (sbits >= sh->sb)
+            fprintf(fp, "    wire [%u:0] wjs%u = dw%u[WL_STAGE +: %u];\n", sh->sb - 1, p, p, sh->sb);
+        else
+            fprintf(fp, "    wire [%u:0] wjs%u = {%u'd0, dw%u[WL_STAGE +: %u]};\n", sh->sb - 1, p, sh->sb - sbits, p,
+                    sbits);
+        fprintf(fp, "    wire [%u:0] tt%u = wj%u ? wjs%u : %u'd%u;\n", sh->sb - 1, p, p, p, sh->sb, c->nxt);
+    } else {
+        fprintf(fp, "    wire [%u:0] tt%u = %u'd%u;\n", sh->sb - 1, p, sh->sb, c->nxt);
+    }
+    char pf[16], blk[16], rem[16], bp[16], tsel[16];
+    snprintf(pf, sizeof pf, "x%u", p);
+    snprintf(blk, sizeof blk, "blk%u", p);
+    snprintf(rem, sizeof rem, "rk%u", p);
+    snprintf(bp, sizeof bp, "bp%u", p);
+    snprintf(tsel, sizeof tsel, "tt%u", p);
+    lpm_rtl_emit_next(fp, c->img, sh, pf, blk, fab, rem, bp, tsel, c->jump, c->nxt);
+    /* key used up: with a power-of-two key length, high bits of the count
+     * (no comparator carry chain on the path into the result lane) */
+    unsigned lg = 0;
+    while ((1u << lg) < sh->kb)
+        lg++;
+    if ((1u << lg) == sh->kb && lg < sh->pb)
+        fprintf(fp, "    wire fin%u = ~dw%u[WL_C] | (|bp%u[%u:%u]);\n", p, p, p, sh->pb - 1, lg);
+    else
+        fprintf(fp, "    wire fin%u = ~dw%u[WL_C] | (bp%u >= %u'd%u);\n", p, p, p, sh->pb, sh->kb);
+    fprintf(fp,
+            "    reg [IW-1:0] it%u;\n"
+            "    always @* begin\n"
+            "        it%u = dm%u;\n"
+            "        if (drf%u) begin\n"
+            "            if (dw%u[WL_V]) begin\n"
+            "                it%u[F_NHV] = 1'b1;\n"
+            "                it%u[F_NH +: NB] = dw%u[WL_NH +: NB];\n"
+            "            end\n"
+            "            if (fin%u) begin\n"
+            "                it%u[F_DONE] = 1'b1;\n"
+            "            end else begin\n"
+            "                it%u[F_STG +: SB] = tt%u;\n"
+            "                it%u[F_ADDR +: AW] = x%u_a;\n"
+            "                it%u[F_KEY +: KP] = x%u_k;\n"
+            "                it%u[F_BP +: PB] = x%u_b;\n"
+            "            end\n"
+            "        end\n"
+            "    end\n",
+            p, p, p, p, p, p, p, p, p, p, p, p, p, p, p, p, p, p);
+    /* a lookup finishes here: ring when done, linear at the last stage */
+    fprintf(fp, "    wire lk%u = dm%u[F_V] & ~dm%u[F_B];\n", p, p, p);
+    if (c->has_rl) {
+        if (sh->ring)
+            fprintf(fp, "    wire fn%u = lk%u & it%u[F_DONE];\n", p, p, p);
+        else
+            fprintf(fp, "    wire fn%u = lk%u;   // every lookup finishes at the last stage\n", p, p);
+        fprintf(fp,
+                "    wire out%u = fn%u & rl_room[%u];   // exits into its result lane; else rides on\n"
+                "    assign ex_v[%u] = out%u;\n"
+                "    assign ex_d[%u:%u] = {it%u[F_NH +: NB], it%u[F_NHV], it%u[F_TAG +: T]};\n",
+                p, p, p, p, p, p * sh->rdw + sh->rdw - 1, p * sh->rdw, p, p, p);
+    } else {
+        fprintf(fp, "    wire out%u = 1'b0;   // nothing finishes before the last stage of a linear pipeline\n", p);
+    }
+    if (c->has_bt) {
+        /* the bubble's write for the next stage, read from the bubble table
+         * (lane 0's read: a bubble holds every lane) */
+        fprintf(fp, "    wire [BSW-1:0] bte%u = btr;\n", p);
+        if (sh->mutate == LPM_RTL_MUT_BUBBLE_ADDR)
+            fprintf(fp, "    wire [AW-1:0] bta%u = bte%u[1 +: AW] + 1'b1; // planted fault: bubble-address\n", p, p);
+        else
+            fprintf(fp, "    wire [AW-1:0] bta%u = bte%u[1 +: AW];\n", p, p);
+    }
+    fprintf(fp,
+            "    reg [IW-1:0] hn%u;\n"
+            "    always @* begin\n"
+            "        hn%u = it%u;\n"
+            "        hn%u[F_V] = lk%u & ~out%u;\n"
+            "        if (dm%u[F_B]) begin\n"
+            "            hn%u[F_V] = dm%u[F_V] & 1'b%u;\n",
+            p, p, p, p, p, p, p, p, p, c->s + 1 < sh->n);
+    if (c->has_bt)
+        fprintf(fp,
+                "            hn%u[F_WEN] = bte%u[0];\n"
+                "            hn%u[F_ADDR +: AW] = bta%u;\n"
+                "            hn%u[F_KEY +: WB] = bte%u[1 + AW +: WB];\n",
+                p, p, p, p, p, p);
+    fprintf(fp,
+            "        end\n"
+            "    end\n"
+            "    always @(posedge clk) begin\n"
+            "        hout[%u:%u] <= hn%u;\n"
+            "        if (rst)\n"
+            "            hout[%u] <= 1'b0;\n"
+            "    end\n",
+            p * sh->iw + sh->iw - 1, p * sh->iw, p, p * sh->iw + sh->f_v);
+}
+
+static void emit_stage(FILE *fp, const lpm_image *img, const lpm_rtl_shape *sh, unsigned s)
+{
+    stage_ctx c = { fp, img, sh, s, lpm_image_stage_depth(img, s), 1, 0, 0, 0, 0, 0 };
+    while ((1ULL << c.ib) < c.depth)
+        c.ib++;
+    c.nxt = s + 1 < sh->n ? s + 1 : 0;
+    c.has_q = sh->ring || s == 0;
+    c.has_bt = s + 1 < sh->n;
+    c.has_rl = sh->ring || s + 1 == sh->n;
+    c.jump = sh->wl.j_bits != 0;
+    emit_ports(&c);
+    emit_select(&c);
+    emit_memory(&c);
+    for (unsigned p = 0; p < sh->p; p++)
+        emit_hold(&c, p);
+    if (c.has_bt) {
+        /* read in the cycle before the decision, like the stage memory: the
+         * address is the held bubble's number (D = 2: this cycle's lane 0) */
+        char ra[32];
+        if (sh->d == 2)
+            snprintf(ra, sizeof ra, "c0[F_TAG +: BQB]");
+        else
+            snprintf(ra, sizeof ra, "m0_%u[F_TAG +: BQB]", sh->d - 2);
+        fprintf(fp,
+                "    // the writes of the bubbles in flight for stage %u, by bubble number\n"
+                "    reg [BSW-1:0] bt [0:%u];\n"
+                "    reg [BSW-1:0] btr;\n"
+                "    always @(posedge clk) begin\n"
+                "        if (bt_we)\n"
+                "            bt[bt_idx] <= bt_data;\n"
+                "        btr <= bt[%s];\n"
+                "    end\n",
+                s + 1, (1u << sh->bqb) - 1, ra);
+    }
+    for (unsigned p = 0; p < sh->p; p++)
+        emit_decide(&c, p);
+    /* a bubble is out of the pipeline once it has held the last stage (the simulator's count of items in flight) */
+    fprintf(fp, "    assign busy = 1'b0");
+    for (unsigned p = 0; p < sh->p; p++) {
+        for (unsigned d = 1; d < sh->d; d++)
+            if (s + 1 == sh->n)
+                fprintf(fp, " | (m%u_%u[F_V] & ~m%u_%u[F_B])", p, d, p, d);
+            else
+                fprintf(fp, " | m%u_%u[F_V]", p, d);
+        fprintf(fp, " | hout[%u]", p * sh->iw + sh->f_v);
+    }
+    fprintf(fp, ";\nendmodule\n");
+}
+
+int lpm_rtl_emit_stages(const lpm_image *img, const lpm_rtl_shape *sh, const char *dir, const char *header,
+                        lpm_err *err)
+{
+    char name[64];
+    FILE *fp;
+    int rc;
+    for (unsigned s = 0; s < sh->n; s++) {
+        snprintf(name, sizeof name, "lpm_stage_%02u.v", s);
+        if ((rc = lpm_rtl_open(&fp, dir, name, header, "//", err)))
+            return rc;
+        emit_stage(fp, img, sh, s);
+        if ((rc = lpm_rtl_close(fp, dir, name, err)))
+            return rc;
+    }
+    return LPM_OK;
+}

@@ -1,0 +1,287 @@
+// lpm_ctl: the request and bubble ports, the direct index table's pipeline,
+// the dispatch window and the dispatcher (docs/microarchitecture.md, steps 3
+// and 4, the hardware rules D >= 2). Widths and the item layout come from
+// lpm_item.vh.
+//
+// A request accepted in cycle t reads the DIT in t (lpm_dit, addressed by
+// req_key); its key and tag ride a pipeline of D-1 registers beside the
+// read, and in cycle t+D-1 lpm_entry makes an item of the DIT word, which
+// enters the window FIFO at the end of that cycle: the dispatcher sees it
+// from t+D on. A bubble takes the cycle alone (its DIT write uses every
+// port) and rides the same pipeline. The window's occupancy wn counts the
+// FIFO and the pipeline: req_ready and bub_ready come from it (registered
+// credits). The dispatcher looks at the first W FIFO entries in order and
+// pushes each into its queue while the queue's registered count plus this
+// cycle's earlier pushes is below Q; a DIT answer goes to its result lane
+// when the lane has room; the first that cannot go stops the rest.
+module lpm_ctl (
+    input  wire               clk,
+    input  wire               rst,
+    input  wire [W-1:0]       req_valid,
+    output wire [W-1:0]       req_ready,
+    input  wire [W*T-1:0]     req_tag,
+    input  wire [W*KR-1:0]    req_rest,   // each request's key bits after the DIT's
+    input  wire               bub_valid,
+    output wire               bub_ready,
+    input  wire [BW-1:0]      bub_data,
+    output wire               dit_we,
+    output wire [XI-1:0]      dit_widx,
+    output wire [DB-1:0]      dit_wdata,
+    output wire               bt_we,
+    output wire [BQB-1:0]     bt_idx,
+    output wire [W*KR-1:0]    ent_key,
+    output wire [W*T-1:0]     ent_tag,
+    input  wire [W*IW-1:0]    ent_item,
+    input  wire [NQ*W-1:0]    qroom,      // queue q takes c more: qroom[q*W + c] (registered)
+    output reg  [NQ*W*IW-1:0] qpush_item,
+    output reg  [NQ*WNB-1:0]  qpush_n,
+    input  wire [W-1:0]       drl_room,
+    output reg  [W-1:0]       dex_v,
+    output reg  [W*RDW-1:0]   dex_d,
+    output wire               busy,
+    output reg  [W*2-1:0]     dbg_act,
+    output reg  [W*WTW-1:0]   dbg_wtok,
+    output reg  [1:0]         dbg_stall,
+    output reg  [SB-1:0]      dbg_stall_stg
+);
+`include "lpm_item.vh"
+
+    // ---- the ports: credits from the registered occupancy ----
+    reg [FNB-1:0] wn;                    // window entries, the DIT pipeline included
+    reg [BQB-1:0] bseq;                  // the next bubble's number
+    wire [W-1:0] room;
+    wire [W-1:0] acc;                    // lanes taken this cycle
+    genvar g;
+    generate
+        for (g = 0; g < W; g = g + 1) begin : g_acc
+            assign room[g] = {{(32-FNB){1'b0}}, wn} + g < C;
+            assign req_ready[g] = room[g] & ~bub_valid;
+        end
+    endgenerate
+    reg [W-1:0] acc_r;
+    reg         all;
+    integer     ka;
+    always @* begin
+        all = 1'b1;
+        for (ka = 0; ka < W; ka = ka + 1) begin
+            all = all & req_valid[ka] & req_ready[ka];
+            acc_r[ka] = all;
+        end
+    end
+    assign acc = acc_r;
+    assign bub_ready = room[0];
+    wire bub_take = bub_valid & room[0];
+    assign dit_we = bub_take & bub_data[N*BSW];
+    assign dit_widx = bub_data[N*BSW + 1 +: XI];
+    assign dit_wdata = bub_data[N*BSW + 1 + XI +: DB];
+    assign bt_we = bub_take;
+    assign bt_idx = bseq;
+
+    // the bubble as an item: its stage-0 write rides in it
+    reg [IW-1:0] bitem;
+    always @* begin
+        bitem = {IW{1'b0}};
+        bitem[F_V] = 1'b1;
+        bitem[F_B] = 1'b1;
+        bitem[F_WEN] = bub_data[0];
+        bitem[F_ADDR +: AW] = bub_data[1 +: AW];
+        bitem[F_KEY +: WB] = bub_data[1 + AW +: WB];
+        bitem[F_TAG +: BQB] = bseq;
+    end
+
+    // ---- the DIT pipeline: D-1 registers beside the read ----
+    reg [W-1:0]    pv   [1:D-1];
+    reg            pbub [1:D-1];
+    reg [W*KR-1:0] pkey [1:D-1];
+    reg [W*T-1:0]  ptag [1:D-1];
+    reg [IW-1:0]   pbit [1:D-1];
+    integer d;
+    always @(posedge clk) begin
+        pv[1] <= bub_take ? {{(W-1){1'b0}}, 1'b1} : acc;
+        pbub[1] <= bub_take;
+        pkey[1] <= req_rest;
+        ptag[1] <= req_tag;
+        pbit[1] <= bitem;
+        for (d = 2; d < D; d = d + 1) begin
+            pv[d] <= pv[d-1];
+            pbub[d] <= pbub[d-1];
+            pkey[d] <= pkey[d-1];
+            ptag[d] <= ptag[d-1];
+            pbit[d] <= pbit[d-1];
+        end
+        if (rst)
+            for (d = 1; d < D; d = d + 1)
+                pv[d] <= {W{1'b0}};
+    end
+    assign ent_key = pkey[D-1];
+    assign ent_tag = ptag[D-1];
+
+    // what enters the FIFO this cycle, in lane order, with the one-hot of
+    // its entry stage (decoded here, off the dispatcher's path)
+    localparam SN = 5;                   // small counts: 0 .. W
+    reg [IW-1:0] inc_item [0:W-1];
+    reg [NQ-1:0] inc_oh [0:W-1];
+    reg [SN-1:0] inc;
+    integer ik, iq;
+    always @* begin
+        inc = {SN{1'b0}};
+        for (ik = 0; ik < W; ik = ik + 1) begin
+            inc_item[ik] = ent_item[ik*IW +: IW];
+            if (pv[D-1][ik])
+                inc = inc + 1'b1;
+        end
+        if (pbub[D-1])
+            inc_item[0] = pbit[D-1];
+        for (ik = 0; ik < W; ik = ik + 1) begin
+            inc_oh[ik] = {{(NQ-1){1'b0}}, 1'b1};
+            if (RING != 0 && !inc_item[ik][F_B])
+                for (iq = 0; iq < NQ; iq = iq + 1)
+                    inc_oh[ik][iq] = inc_item[ik][F_STG +: SB] == iq[SB-1:0];
+        end
+    end
+
+    // ---- the dispatcher: the first W entries in window order ----
+    reg [IW-1:0] wf [0:C-1];
+    reg [NQ-1:0] woh [0:C-1];            // each entry's entry stage, one-hot
+    reg [C:0]    fh;                     // one-hot of fn: fh[i] = (fn == i)
+    reg [C-1:0]  fin;                    // entry i is in the FIFO: fn > i (registered beside fh)
+    reg [IW-1:0] it;
+    reg [NQ-1:0] oh;
+    reg [SN-1:0] taken;
+    reg [NQ*SN-1:0] pc;                  // pushes into each queue so far this cycle
+    reg [SB-1:0] e;
+    integer dj, dm, dq;
+    reg stop, ok;
+    always @* begin
+        qpush_item = {NQ*W*IW{1'b0}};
+        qpush_n = {NQ*WNB{1'b0}};
+        dex_v = {W{1'b0}};
+        dex_d = {W*RDW{1'b0}};
+        dbg_act = {W*2{1'b0}};
+        dbg_wtok = {W*WTW{1'b0}};
+        dbg_stall = 2'd0;
+        dbg_stall_stg = {SB{1'b0}};
+        stop = 1'b0;
+        ok = 1'b0;
+        taken = {SN{1'b0}};
+        pc = {NQ*SN{1'b0}};
+        for (dj = 0; dj < W; dj = dj + 1) begin
+            it = wf[dj];
+            oh = woh[dj];
+            // a bubble, and every item of a linear pipeline, enters at stage 0
+            e = (it[F_B] || RING == 0) ? {SB{1'b0}} : it[F_STG +: SB];
+            dbg_wtok[dj*WTW +: WTW] = {e, it[F_TAG +: TG], it[F_B]};
+            if (!stop && fin[dj]) begin
+                if (!it[F_B] && it[F_DONE]) begin
+                    if (drl_room[dj]) begin
+                        dbg_act[dj*2 +: 2] = 2'd1;
+                        dex_v[dj] = 1'b1;
+                        dex_d[dj*RDW +: RDW] = {it[F_NH +: NB], it[F_NHV], it[F_TAG +: T]};
+                        taken = taken + 1'b1;
+                    end else begin
+                        dbg_stall = 2'd2;
+                        stop = 1'b1;
+                    end
+                end else begin
+                    ok = 1'b0;
+                    for (dq = 0; dq < NQ; dq = dq + 1)
+                        for (dm = 0; dm < W; dm = dm + 1)
+                            if (oh[dq] && pc[dq*SN +: SN] == dm[SN-1:0] && qroom[dq*W + dm])
+                                ok = 1'b1;
+                    if (ok) begin
+                        for (dq = 0; dq < NQ; dq = dq + 1)
+                            if (oh[dq]) begin
+                                for (dm = 0; dm < W; dm = dm + 1)
+                                    if (pc[dq*SN +: SN] == dm[SN-1:0])
+                                        qpush_item[(dq*W + dm)*IW +: IW] = it;
+                                pc[dq*SN +: SN] = pc[dq*SN +: SN] + 1'b1;
+                                qpush_n[dq*WNB +: WNB] = pc[dq*SN +: WNB];
+                            end
+                        dbg_act[dj*2 +: 2] = 2'd2;
+                        taken = taken + 1'b1;
+                    end else begin
+                        dbg_stall = 2'd1;
+                        dbg_stall_stg = e;
+                        stop = 1'b1;
+                    end
+                end
+            end
+        end
+    end
+
+    // ---- the window FIFO: taken entries leave the front, the pipeline's join the back ----
+    reg [IW-1:0] nf [0:C-1];
+    reg [NQ-1:0] nfo [0:C-1];
+    reg [C:0]    fh_d;
+    reg [C-1:0]  fin_d;
+    integer fi, fa, fm;
+    always @* begin
+        for (fi = 0; fi < C; fi = fi + 1) begin
+            nf[fi] = wf[fi];
+            nfo[fi] = woh[fi];
+            for (fa = 1; fa <= W; fa = fa + 1)
+                if (taken == fa[SN-1:0] && fi + fa < C) begin
+                    nf[fi] = wf[fi + fa];
+                    nfo[fi] = woh[fi + fa];
+                end
+            // the m-th incoming entry lands at fn - taken + m
+            for (fm = 0; fm < W; fm = fm + 1)
+                for (fa = 0; fa <= W; fa = fa + 1)
+                    if (fi + fa - fm >= 0 && fi + fa - fm <= C && taken == fa[SN-1:0] && fh[fi + fa - fm] && fm[SN-1:0] < inc) begin
+                        nf[fi] = inc_item[fm];
+                        nfo[fi] = inc_oh[fm];
+                    end
+        end
+        // fn - taken + inc, one-hot
+        fh_d = {(C+1){1'b0}};
+        for (fi = 0; fi <= C; fi = fi + 1)
+            for (fa = 0; fa <= W; fa = fa + 1)
+                for (fm = 0; fm <= W; fm = fm + 1)
+                    if (fh[fi] && taken == fa[SN-1:0] && inc == fm[SN-1:0] && fi - fa + fm >= 0 && fi - fa + fm <= C)
+                        fh_d[fi - fa + fm] = 1'b1;
+        // fn' > i: no bit of fh_d at or below i
+        for (fi = 0; fi < C; fi = fi + 1) begin
+            fin_d[fi] = 1'b1;
+            for (fa = 0; fa <= fi; fa = fa + 1)
+                if (fh_d[fa])
+                    fin_d[fi] = 1'b0;
+        end
+    end
+
+    reg [SN-1:0] nr;
+    integer nk;
+    always @* begin
+        nr = {SN{1'b0}};
+        for (nk = 0; nk < W; nk = nk + 1)
+            if (acc[nk])
+                nr = nr + 1'b1;
+        if (bub_take)
+            nr = {{(SN-1){1'b0}}, 1'b1};
+    end
+
+    localparam XW = (FNB > SN) ? FNB + 1 : SN + 1;
+    /* verilator lint_off UNUSEDSIGNAL */ // the carry
+    reg [XW-1:0] wn_d;
+    /* verilator lint_on UNUSEDSIGNAL */
+    always @* wn_d = {{(XW-FNB){1'b0}}, wn} - {{(XW-SN){1'b0}}, taken} + {{(XW-SN){1'b0}}, nr};
+
+    integer ci;
+    always @(posedge clk) begin
+        for (ci = 0; ci < C; ci = ci + 1) begin
+            wf[ci] <= nf[ci];
+            woh[ci] <= nfo[ci];
+        end
+        if (rst) begin
+            wn <= {FNB{1'b0}};
+            fh <= {{C{1'b0}}, 1'b1};
+            fin <= {C{1'b0}};
+            bseq <= {BQB{1'b0}};
+        end else begin
+            wn <= wn_d[FNB-1:0];
+            fh <= fh_d;
+            fin <= fin_d;
+            bseq <= bseq + {{(BQB-1){1'b0}}, bub_take};
+        end
+    end
+    assign busy = wn != {FNB{1'b0}};
+endmodule

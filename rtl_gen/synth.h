@@ -1,0 +1,40 @@
+/* rtl synth's parts: the shells around a generated folder, the Yosys and
+ * nextpnr runs and what is read back from their reports (synth_run.c); the
+ * command and its report (synth.c). */
+#ifndef LPM_RTL_SYNTH_H
+#define LPM_RTL_SYNTH_H
+
+#include "../core/err.h"
+
+#define LPM_SYNTH_MAX_STAGES 255
+
+typedef struct lpm_synth_shape {
+    unsigned n, p, w, wb, db, x;            /* from tb_cfg.h and the hex files */
+    unsigned depth[LPM_SYNTH_MAX_STAGES];    /* words per stage memory */
+    unsigned max_depth;
+} lpm_synth_shape;
+
+typedef struct lpm_synth_fig {
+    /* Xilinx 7-series (synth_xilinx) */
+    long bram18, bram36, lut, lutram, ff, carry, dsp;
+    long stage_lut[LPM_SYNTH_MAX_STAGES], stage_ff[LPM_SYNTH_MAX_STAGES];
+    double stage_bits, dit_bits;             /* memory bits the image needs */
+    /* iCE40 HX8K (synth_ice40, nextpnr-ice40) */
+    int ice_run, placed, bare_placed;
+    long lc, lc_total, ram, ram_total;       /* nextpnr's device utilisation */
+    double fmax, bare_fmax;                  /* MHz after routing; 0: none */
+    char note[512];
+} lpm_synth_fig;
+
+/* The shape of the folder DIR (a folder lpmpipe rtl wrote). */
+int lpm_synth_shape_of(const char *dir, lpm_synth_shape *s, lpm_err *err);
+/* synth_shell.v (the pipeline behind two pins) and bare_loop.v (a bare
+ * registered block-RAM read loop of the largest stage memory's shape). */
+int lpm_synth_write_shells(const char *dir, const lpm_synth_shape *s, lpm_err *err);
+/* Yosys synth_xilinx: the counts. */
+int lpm_synth_xilinx(const char *dir, const lpm_synth_shape *s, lpm_synth_fig *f, lpm_err *err);
+/* Yosys synth_ice40 and nextpnr-ice40 --hx8k for the pipeline and the bare
+ * loop in one run: fit from the placement, post-route Fmax. */
+int lpm_synth_ice40(const char *dir, double freq, lpm_synth_fig *f, lpm_err *err);
+
+#endif

@@ -1,0 +1,276 @@
+/* rtl synth's runs: the shells, Yosys (synth_xilinx, synth_ice40) and
+ * nextpnr-ice40, and the figures read from their reports. */
+#include "synth.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rtl_run.h"
+
+/* A TB_KEY of the generated tb_cfg.h. */
+static int cfg_get(const char *dir, const char *key, unsigned *v)
+{
+    char path[4200], line[256], want[64];
+    lpm_rtl_fmt(path, sizeof path, "%s/tb_cfg.h", dir);
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return -1;
+    snprintf(want, sizeof want, "#define TB_%s ", key);
+    int found = -1;
+    while (fgets(line, sizeof line, fp))
+        if (!strncmp(line, want, strlen(want))) {
+            *v = (unsigned)strtoul(line + strlen(want), NULL, 10);
+            found = 0;
+        }
+    fclose(fp);
+    return found;
+}
+
+static long lines_of(const char *path)
+{
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return -1;
+    long n = 0;
+    int c;
+    while ((c = fgetc(fp)) != EOF)
+        n += c == '\n';
+    fclose(fp);
+    return n;
+}
+
+int lpm_synth_shape_of(const char *dir, lpm_synth_shape *s, lpm_err *err)
+{
+    memset(s, 0, sizeof *s);
+    unsigned xi;
+    if (cfg_get(dir, "N", &s->n) || cfg_get(dir, "P", &s->p) || cfg_get(dir, "W", &s->w) || cfg_get(dir, "WB", &s->wb) ||
+        cfg_get(dir, "DB", &s->db) || cfg_get(dir, "XI", &xi) || s->n < 1 || s->n > LPM_SYNTH_MAX_STAGES)
+        return lpm_err_set(err, LPM_EINPUT, "%s: no tb_cfg.h of this lpmpipe (not a folder lpmpipe rtl wrote?)", dir);
+    char path[4200];
+    for (unsigned i = 0; i < s->n; i++) {
+        lpm_rtl_fmt(path, sizeof path, "%s/stage_%02u.hex", dir, i);
+        long d = lines_of(path);
+        if (d < 1)
+            return lpm_err_set(err, LPM_EINPUT, "%s: missing or empty", path);
+        s->depth[i] = (unsigned)d;
+        if (s->depth[i] > s->max_depth)
+            s->max_depth = s->depth[i];
+    }
+    lpm_rtl_fmt(path, sizeof path, "%s/dit.hex", dir);
+    long e = lines_of(path);
+    if (e < 1)
+        return lpm_err_set(err, LPM_EINPUT, "%s: missing or empty", path);
+    while ((1L << s->x) < e)
+        s->x++;
+    return LPM_OK;
+}
+
+int lpm_synth_write_shells(const char *dir, const lpm_synth_shape *s, lpm_err *err)
+{
+    unsigned W, KB, T, BW, L, NB;
+    if (cfg_get(dir, "W", &W) || cfg_get(dir, "KB", &KB) || cfg_get(dir, "T", &T) || cfg_get(dir, "BW", &BW) ||
+        cfg_get(dir, "L", &L) || cfg_get(dir, "NB", &NB))
+        return lpm_err_set(err, LPM_EINPUT, "%s: no tb_cfg.h (not a folder lpmpipe rtl wrote?)", dir);
+    char path[4200];
+    lpm_rtl_fmt(path, sizeof path, "%s/synth_shell.v", dir);
+    FILE *fp = fopen(path, "w");
+    if (!fp)
+        return lpm_err_set(err, LPM_EFAIL, "%s: cannot write", path);
+    /* inputs: req_valid, req_tag, req_key, bub_valid, bub_data, res_ready */
+    unsigned i_tag = W, i_key = i_tag + W * T, i_bv = i_key + W * KB, i_bd = i_bv + 1, i_rr = i_bd + BW, in = i_rr + 1;
+    /* outputs: res_valid, res_tag, res_nhv, res_nh, busy, req_ready, bub_ready */
+    unsigned o_tag = L, o_nhv = o_tag + L * T, o_nh = o_nhv + L, o_busy = o_nh + L * NB, o_rr = o_busy + 1,
+             o_br = o_rr + W, out = o_br + 1;
+    fprintf(fp,
+            "// Written by lpmpipe rtl synth: lpm_top behind two pins (inputs shifted in,\n"
+            "// outputs folded into one register), for synthesis only.\n"
+            "module synth_shell (input wire clk, input wire rst, input wire din, output reg dout);\n"
+            "    reg [%u:0] sh;\n"
+            "    always @(posedge clk) sh <= {sh[%u:0], din};\n"
+            "    wire [%u:0] o;\n"
+            "    lpm_top p (.clk(clk), .rst(rst), .req_valid(sh[%u:0]), .req_ready(o[%u:%u]), .req_tag(sh[%u:%u]),\n"
+            "        .req_key(sh[%u:%u]), .bub_valid(sh[%u]), .bub_ready(o[%u]), .bub_data(sh[%u:%u]),\n"
+            "        .res_valid(o[%u:0]), .res_tag(o[%u:%u]), .res_nhv(o[%u:%u]), .res_nh(o[%u:%u]), .res_ready(sh[%u]),\n"
+            "        .busy(o[%u]));\n"
+            "    always @(posedge clk) dout <= ^o;\n"
+            "endmodule\n",
+            in - 1, in - 2, out - 1, W - 1, o_rr + W - 1, o_rr, i_key - 1, i_tag, i_bv - 1, i_key, i_bv, o_br, i_rr - 1,
+            i_bd, L - 1, o_nhv - 1, o_tag, o_nh - 1, o_nhv, o_busy - 1, o_nh, i_rr, o_busy);
+    if (fclose(fp))
+        return lpm_err_set(err, LPM_EFAIL, "%s: write failed", path);
+    lpm_rtl_fmt(path, sizeof path, "%s/bare_loop.v", dir);
+    if (!(fp = fopen(path, "w")))
+        return lpm_err_set(err, LPM_EFAIL, "%s: cannot write", path);
+    unsigned depth = s->max_depth, ib = 1, wb = s->wb;
+    while ((1u << ib) < depth)
+        ib++;
+    unsigned ab = ib < wb ? ib : wb;
+    /* register -> block RAM -> one LUT (the pin mixed in) -> address
+     * register: the paths the pipeline's rules allow, nothing else. Written
+     * from the shifted pin, so the memory is neither constant nor logic;
+     * read enable = not write enable, as in the stages. */
+    fprintf(fp,
+            "// Written by lpmpipe rtl synth: the bare registered block-RAM read loop of the\n"
+            "// largest stage memory's shape (%u x %u bits): each read's data, mixed with\n"
+            "// one input pin, is the next read's address.\n"
+            "module bare_loop (input wire clk, input wire din, output reg dout);\n"
+            "    (* ram_style = \"block\" *) reg [%u:0] mem [0:%u];\n"
+            "    reg [%u:0] rdata, sh;\n"
+            "    reg [%u:0] addr;\n"
+            "    always @(posedge clk) begin\n"
+            "        sh <= {sh[%u:0], din};\n"
+            "        if (sh[0])\n"
+            "            mem[addr] <= sh;\n"
+            "        else\n"
+            "            rdata <= mem[addr];\n"
+            "        addr <= rdata[%u:0] ^ {%u{din}};\n"
+            "        dout <= ^rdata;\n"
+            "    end\n"
+            "endmodule\n",
+            depth, wb, wb - 1, depth - 1, wb - 1, ab - 1, wb - 2, ab - 1, ab);
+    return fclose(fp) ? lpm_err_set(err, LPM_EFAIL, "%s: write failed", path) : LPM_OK;
+}
+
+static int yosys(const char *dir, const char *script, const char *log)
+{
+    char *argv[] = { "yosys", "-q", "-l", (char *)log, "-p", (char *)script, NULL };
+    return lpm_rtl_run(argv, dir, "/dev/null", "/dev/null");
+}
+
+static int sources(const char *dir, const lpm_synth_shape *s, char *buf, size_t n)
+{
+    (void)dir;
+    int k = snprintf(buf, n, "read_verilog -I. lpm_top.v lpm_pipe.v lpm_ctl.v lpm_queue.v lpm_rlane.v lpm_dit.v synth_shell.v");
+    for (unsigned i = 0; i < s->n && k > 0 && (size_t)k < n - 32; i++)
+        k += snprintf(buf + k, n - (size_t)k, " lpm_stage_%02u.v", i);
+    return k > 0 && (size_t)k < n - 32 ? 0 : -1;
+}
+
+/* Cell counts of yosys stat: per module (module NULL: the design totals,
+ * after "design hierarchy" when there is one), names starting with prefix. */
+static long stat_count(const char *path, const char *module, const char *prefix)
+{
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return -1;
+    char line[512], name[256], want[300];
+    long n, sum = 0;
+    int hier = 0, on;
+    while (fgets(line, sizeof line, fp))
+        hier |= strstr(line, "=== design hierarchy ===") != NULL;
+    rewind(fp);
+    snprintf(want, sizeof want, "=== %s ===", module ? module : "design hierarchy");
+    on = !module && !hier;
+    while (fgets(line, sizeof line, fp)) {
+        if (!strncmp(line, "===", 3))
+            on = strstr(line, want) != NULL;
+        if (on && sscanf(line, " %255s %ld", name, &n) == 2 && !strncmp(name, prefix, strlen(prefix)))
+            sum += n;
+    }
+    fclose(fp);
+    return sum;
+}
+
+int lpm_synth_xilinx(const char *dir, const lpm_synth_shape *s, lpm_synth_fig *f, lpm_err *err)
+{
+    char srcs[8192], script[9000], path[4200];
+    if (sources(dir, s, srcs, sizeof srcs))
+        return lpm_err_set(err, LPM_EINPUT, "%s: too many stages", dir);
+    /* synth_xilinx keeps the hierarchy (no -flatten): one module per stage, for the per-stage figures */
+    lpm_rtl_fmt(script, sizeof script, "%s; synth_xilinx -top synth_shell -family xc7; tee -q -o synth_xilinx.stat stat",
+                srcs);
+    int rc = yosys(dir, script, "synth_xilinx.log");
+    if (rc)
+        return lpm_err_set(err, LPM_EFAIL, "yosys synth_xilinx failed (exit %d): see %s/synth_xilinx.log", rc, dir);
+    lpm_rtl_fmt(path, sizeof path, "%s/synth_xilinx.stat", dir);
+    f->bram18 = stat_count(path, NULL, "RAMB18E1");
+    f->bram36 = stat_count(path, NULL, "RAMB36E1");
+    f->lut = stat_count(path, NULL, "LUT");
+    f->lutram = stat_count(path, NULL, "RAM32") + stat_count(path, NULL, "RAM64") + stat_count(path, NULL, "RAM128") +
+                stat_count(path, NULL, "RAM256");
+    f->ff = stat_count(path, NULL, "FD");
+    f->carry = stat_count(path, NULL, "CARRY4");
+    f->dsp = stat_count(path, NULL, "DSP48E1");
+    f->stage_bits = f->dit_bits = 0;
+    for (unsigned i = 0; i < s->n; i++) {
+        char m[32];
+        snprintf(m, sizeof m, "lpm_stage_%02u", i);
+        f->stage_lut[i] = stat_count(path, m, "LUT");
+        f->stage_ff[i] = stat_count(path, m, "FD");
+        f->stage_bits += (double)s->depth[i] * s->wb;
+    }
+    f->dit_bits = (double)(1u << s->x) * s->db;
+    return LPM_OK;
+}
+
+/* nextpnr-ice40 --hx8k: placed (0/1), device utilisation, post-route Fmax. */
+static int place_route(const char *dir, const char *json, const char *log, double freq, long *lc, long *ram,
+                       double *fmax, char *note, size_t note_n)
+{
+    char fq[32], path[4200], line[1024];
+    snprintf(fq, sizeof fq, "%g", freq);
+    char *argv[] = { "nextpnr-ice40", "--hx8k", "--package", "ct256", "--json", (char *)json, "--freq", fq,
+                     "--timing-allow-fail", "--seed", "1", "-l", (char *)log, "-q", NULL };
+    int rc = lpm_rtl_run(argv, dir, "/dev/null", "/dev/null");
+    lpm_rtl_fmt(path, sizeof path, "%s/%s", dir, log);
+    FILE *fp = fopen(path, "r");
+    *fmax = 0;
+    note[0] = '\0';
+    while (fp && fgets(line, sizeof line, fp)) {
+        char *p;
+        long a, b;
+        if ((p = strstr(line, "ICESTORM_LC:")) && sscanf(p + 12, " %ld/ %ld", &a, &b) == 2) {
+            lc[0] = a;
+            lc[1] = b;
+        } else if ((p = strstr(line, "ICESTORM_RAM:")) && sscanf(p + 13, " %ld/ %ld", &a, &b) == 2) {
+            ram[0] = a;
+            ram[1] = b;
+        } else if ((p = strstr(line, "Max frequency for clock")) && (p = strchr(p, ':'))) {
+            *fmax = atof(p + 1); /* the last one: after routing */
+        } else if (!note[0] && (p = strstr(line, "ERROR:"))) {
+            line[strcspn(line, "\n")] = '\0';
+            lpm_rtl_fmt(note, note_n, "%s", p);
+        }
+    }
+    if (fp)
+        fclose(fp);
+    return rc == 0;
+}
+
+int lpm_synth_ice40(const char *dir, double freq, lpm_synth_fig *f, lpm_err *err)
+{
+    lpm_synth_shape s;
+    int rc = lpm_synth_shape_of(dir, &s, err);
+    if (rc)
+        return rc;
+    char srcs[8192], script[9000], note[512];
+    if (sources(dir, &s, srcs, sizeof srcs))
+        return lpm_err_set(err, LPM_EINPUT, "%s: too many stages", dir);
+    lpm_rtl_fmt(script, sizeof script, "%s; synth_ice40 -top synth_shell -json synth_ice40.json; tee -q -o synth_ice40.stat stat",
+                srcs);
+    if ((rc = yosys(dir, script, "synth_ice40.log")))
+        return lpm_err_set(err, LPM_EFAIL, "yosys synth_ice40 failed (exit %d): see %s/synth_ice40.log", rc, dir);
+    if ((rc = yosys(dir, "read_verilog bare_loop.v; synth_ice40 -top bare_loop -json bare_loop.json", "bare_loop.log")))
+        return lpm_err_set(err, LPM_EFAIL, "yosys synth_ice40 (bare loop) failed (exit %d): see %s/bare_loop.log", rc, dir);
+    f->ice_run = 1;
+    long lc[2] = { 0, 0 }, ram[2] = { 0, 0 }, blc[2], bram[2];
+    /* fit is decided by the placer: a design that does not place is reported as such */
+    f->placed = place_route(dir, "synth_ice40.json", "nextpnr.log", freq, lc, ram, &f->fmax, f->note, sizeof f->note);
+    f->lc = lc[0];
+    f->lc_total = lc[1];
+    f->ram = ram[0];
+    f->ram_total = ram[1];
+    if (!f->placed) {
+        char why[512];
+        lpm_rtl_fmt(why, sizeof why, "%s", f->note);
+        lpm_rtl_fmt(f->note, sizeof f->note, "does not place on an HX8K (%ld of %ld logic cells, %ld of %ld block RAMs): %s",
+                    f->lc, f->lc_total, f->ram, f->ram_total, why[0] ? why : "see nextpnr.log");
+        f->fmax = 0;
+    }
+    f->bare_placed = place_route(dir, "bare_loop.json", "nextpnr_bare.log", freq, blc, bram, &f->bare_fmax, note,
+                                 sizeof note);
+    if (!f->bare_placed)
+        f->bare_fmax = 0;
+    return LPM_OK;
+}

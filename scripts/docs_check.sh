@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# make docs-check: re-runs a reduced part of every sweep the generated
+# tables of docs/results-*.md are drawn from (docs/cli-report.md, "Results
+# docs"), into a fresh folder, and compares every re-run cell with the doc
+# (scripts/docs_tables.py check: exact text, as the doc prints it; the
+# simulator and the mapper are deterministic, so no tolerance is needed).
+# Reduced = a subset of each grid at full size: the points the doc shows
+# are re-run exactly, the others not. Sweeps on the real tables need
+# ../shared/data (else a SKIP line each). Budget: 10 minutes on 2 quiet
+# cores (the time and the load average are printed at the end).
+#
+#   scripts/docs_check.sh [BIN]            the whole check (make docs-check)
+#   DOCS_CHECK=quick scripts/docs_check.sh  the part make test runs (under a
+#                                          minute): synthetic points only,
+#                                          and every marker against reports/
+set -u
+BIN=${1:-build/lpmpipe}
+case "$BIN" in /*) ;; *) BIN="$PWD/$BIN" ;; esac
+OUT=${DOCS_CHECK_DIR:-build/docs-check}
+JOBS=${DOCS_CHECK_JOBS:-2}
+MODE=${DOCS_CHECK:-full}
+DOCS=(docs/results-camp.md docs/results-mapping.md)
+if [ -z "${LPMPIPE_DATA:-}" ] && [ -d ../shared/data ]; then LPMPIPE_DATA="$(cd ../shared/data && pwd)"; fi
+export LPMPIPE_DATA=${LPMPIPE_DATA:-}
+t0=$SECONDS
+rc=0
+
+# Every marker names a definition of reports/ and renders the doc's header
+# and row labels (no records needed).
+python3 scripts/docs_tables.py validate "${DOCS[@]}" --defs reports || rc=1
+
+rm -rf "$OUT"
+mkdir -p "$OUT"
+R="$OUT/results"
+run() { # definition, --only filters...
+  local def=$1; shift
+  local only=()
+  for o in "$@"; do only+=(--only "$o"); done
+  "$BIN" report run "reports/$def.json" -o "$R" --jobs "$JOBS" --data "$LPMPIPE_DATA" --quiet "${only[@]}" || rc=1
+}
+exps=(--exp camp-slide12)
+if [ "$MODE" = quick ]; then
+  run camp-slide12 queue=16                      # 14 of 112 points: both dispatchers, every burst
+else
+  run camp-slide12                               # all 112 points (synthetic, seconds each)
+  if [ -n "$LPMPIPE_DATA" ]; then
+    run camp-slide13 queue=16                    # 8 of 24 points, 1M lookups each
+    run camp-real queue=16                       # 16 of 64
+    run camp-updates rate=0                      # the base of "LPC lost"
+    run camp-updates rate=70000                  # 2 of 8, 3M lookups each
+    run mapping-real "mapping=ring X=8"          # 6 of 48 maps
+    run mapping-real "mapping=linear balanced"   # 6 more
+    exps+=(--exp camp-slide13 --exp camp-real --exp camp-updates --exp mapping-real)
+  else
+    echo "SKIP: ../shared/data is absent: the tables drawn from the real tables are not re-run"
+  fi
+fi
+python3 scripts/docs_tables.py check "${DOCS[@]}" --results "$R" "${exps[@]}" || rc=1
+echo "docs check: $((SECONDS - t0)) s, load average $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores"
+exit $rc

@@ -1,0 +1,302 @@
+#!/usr/bin/env python3
+"""The generated tables of docs/results-*.md, drawn from `lpmpipe report`
+records (docs/cli-report.md, "Results docs").
+
+A generated table is the markdown table right below a marker line:
+
+    <!-- report-table {"exp": "camp-slide12", "where": {"dispatch": "CAMP: W=1 in order"},
+         "rows": "queue", "cols": "burst", "cell": "{lpc:.3f}", "corner": "queue \\\\ burst"} -->
+
+(one line of JSON). Keys: exp (the definition's name), where (parameter
+label -> value every cell's record must have), rows and cols (a parameter,
+whose values come in the definition's order, or a list of
+{"label": TEXT, "where": {...}}), cell (a Python format string over the
+record's kept fields and parameters: "{lpc:.3f} ({utilisation:.2f})",
+"{words:,}"), corner (the top-left cell), row_head (a format string for
+the row label, default the value), tol (cells compared as numbers within
+this absolute tolerance instead of as text; for rates that may move).
+
+    docs_tables.py render DOC... --results DIR [--exp NAME]...
+                                                 rewrite the tables from DIR's records
+    docs_tables.py check DOC... --results DIR [--exp NAME]...
+                                                 every cell whose record DIR holds
+                                                 must equal the doc (exit 1 if not);
+                                                 --exp: only the tables of these sweeps;
+                                                 --present: tables of sweeps without any
+                                                 record are passed over (said, not failed)
+    docs_tables.py validate DOC... --defs DIR    without records: every marker names a
+                                                 definition of DIR (reports/) and its
+                                                 parameters, and the table's header and
+                                                 row labels are what it renders
+    docs_tables.py list DOC...                   the markers: definition and cell count
+
+render refuses a table with a cell that has no record (the doc would lie);
+check compares only the cells that were re-run (make docs-check runs a
+subset of each sweep) and fails when a table has none."""
+import json
+import os
+import re
+import sys
+
+MARK = re.compile(r"^<!-- report-table (\{.*\}) -->\s*$")
+
+
+def load_results(d):
+    """Records from DIR/records/NAME/KEY.json (results.jsonl is written
+    only at the end of a run), definitions from DIR/experiments."""
+    recs, defs = {}, {}
+    rd = os.path.join(d, "records")
+    for name in sorted(os.listdir(rd)) if os.path.isdir(rd) else []:
+        for f in sorted(os.listdir(os.path.join(rd, name))):
+            if f.endswith(".json"):
+                r = json.load(open(os.path.join(rd, name, f), encoding="utf-8"))
+                recs.setdefault(r["experiment"], []).append(r)
+    ed = os.path.join(d, "experiments")
+    if os.path.isdir(ed):
+        for f in os.listdir(ed):
+            if f.endswith(".json"):
+                defs[f[:-5]] = json.load(open(os.path.join(ed, f), encoding="utf-8"))
+    return recs, defs
+
+
+def label(v):
+    return v["label"] if isinstance(v, dict) else v
+
+
+def same(a, b):
+    return a == b or (isinstance(a, (int, float)) and isinstance(b, (int, float)) and float(a) == float(b))
+
+
+def param_values(d, defs, exp, name):
+    """The parameter's values in the definition's order: (label, value)."""
+    if exp not in defs:
+        raise SystemExit("%s: no definition %s in the results folder" % (d, exp))
+    vals = defs[exp]["params"].get(name)
+    if vals is None:
+        raise SystemExit("%s: %s is no parameter of %s" % (d, name, exp))
+    return [(label(x), x) for x in vals]
+
+
+def axis(spec, d, name, defs, exp):
+    """[(label texts, where dict, cell format or None)] for rows or cols.
+    A list of parameter names is their product (first slowest), limited to
+    spec["values"][param] where given; spec["label"][param] is an
+    expression over a value's fields that writes its label cell."""
+    v = spec.get(name)
+    if isinstance(v, list) and v and isinstance(v[0], dict):
+        return [([x["label"]], x.get("where", {}), x.get("cell")) for x in v]
+    names = v if isinstance(v, list) else [v]
+    keep, lab = spec.get("values", {}), spec.get("label", {})
+    out = [([], {}, None)]
+    for n in names:
+        vals = [(l, x) for l, x in param_values(d, defs, exp, n) if n not in keep or l in keep[n]]
+        texts = [fmt(lab[n], dict(x) if isinstance(x, dict) else {"value": x}) if n in lab else l for l, x in vals]
+        out = [(t + [tx], dict(w, **{n: l}), None) for t, w, _ in out for (l, _), tx in zip(vals, texts)]
+    return out
+
+
+def find(recs, where):
+    hits = [r for r in recs if all(k in r["params"] and same(r["params"][k], w) for k, w in where.items())]
+    if len(hits) > 1:
+        raise SystemExit("more than one record for %s" % json.dumps(where))
+    return hits[0] if hits else None
+
+
+def fields_of(r, prefix=""):
+    f = {prefix + k: v for k, v in r["params"].items()}
+    f.update({prefix + k: v for k, v in r["metrics"].items() if v is not None})
+    return f
+
+
+def fmt(cell, f):
+    """A format string, or after '=' a Python expression over the fields."""
+    if cell.startswith("="):
+        return str(eval(cell[1:], {"__builtins__": {"abs": abs, "format": format, "round": round, "len": len}}, f))
+    return cell.format(**f)
+
+
+def head_cells(spec, rows, cols):
+    corner = spec.get("corner", "")
+    corner = corner if isinstance(corner, list) else [corner]
+    return corner + [spec.get("col_head", "{}").format(c[0][0]) if c[0] else "" for c in cols]
+
+
+def render_table(doc, spec, recs, defs):
+    """(header, align, body): body rows are (label cells, cells), a cell
+    None where no record is."""
+    exp = spec["exp"]
+    rows = axis(spec, doc, "rows", defs, exp)
+    cols = axis(spec, doc, "cols", defs, exp)
+    base = spec.get("where", {})
+    head = head_cells(spec, rows, cols)
+    nlab = len(head) - len(cols)
+    lab_align = "---|" if spec.get("left_rows", True) else "---:|"
+    align = "|" + lab_align * nlab + "---:|" * len(cols)
+    b = None
+    if "base" in spec:
+        b = find(recs.get(exp, []), dict(base, **spec["base"]))
+    body = []
+    for rl, rw, _ in rows:
+        cells = []
+        for _, cw, cf in cols:
+            w = dict(base)
+            w.update(rw)
+            w.update(cw)
+            r = find(recs.get(exp, []), w)
+            if r and ("base" not in spec or b):
+                f = fields_of(r)
+                if b:
+                    f.update(fields_of(b, "base_"))
+                cells.append(fmt(cf or spec["cell"], f))
+            else:
+                cells.append(None)
+        labs = [spec.get("row_head", "{}").format(x) if isinstance(x, (int, float)) else str(x) for x in rl]
+        body.append((labs, cells))
+    return "| " + " | ".join(head) + " |", align, body
+
+
+def tables(lines):
+    """(marker line index, spec, first table line, end) for every marker."""
+    out = []
+    for i, line in enumerate(lines):
+        m = MARK.match(line)
+        if not m:
+            continue
+        spec = json.loads(m.group(1))
+        j = i + 1
+        while j < len(lines) and lines[j].startswith("|"):
+            j += 1
+        out.append((i, spec, i + 1, j))
+    return out
+
+
+def cmd_render(docs, d, only):
+    recs, defs = load_results(d)
+    for doc in docs:
+        lines = open(doc, encoding="utf-8").read().split("\n")
+        for i, spec, a, b in reversed(tables(lines)):
+            if only and spec["exp"] not in only:
+                continue
+            head, align, body = render_table(doc, spec, recs, defs)
+            missing = [(rl, k) for rl, cells in body for k, c in enumerate(cells) if c is None]
+            if missing:
+                raise SystemExit("%s:%d: %s: %d cells have no record (first: row %s)" %
+                                 (doc, i + 1, spec["exp"], len(missing), missing[0][0]))
+            new = [head, align] + ["| %s |" % " | ".join(rl + cells) for rl, cells in body]
+            lines[a:b] = new
+        open(doc, "w", encoding="utf-8").write("\n".join(lines))
+        print("docs tables: %s rendered from %s" % (doc, d))
+    return 0
+
+
+def parse_doc_table(lines):
+    rows = []
+    for line in lines:
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        rows.append(cells)
+    return rows
+
+
+def close(a, b, tol):
+    if tol is None:
+        return a == b
+    try:
+        x = [float(t) for t in re.findall(r"-?[0-9][0-9,]*\.?[0-9]*", a.replace(",", ""))]
+        y = [float(t) for t in re.findall(r"-?[0-9][0-9,]*\.?[0-9]*", b.replace(",", ""))]
+    except ValueError:
+        return a == b
+    return len(x) == len(y) and all(abs(p - q) <= tol for p, q in zip(x, y))
+
+
+def load_defs(d):
+    defs = {}
+    for f in sorted(os.listdir(d)):
+        if f.endswith(".json"):
+            x = json.load(open(os.path.join(d, f), encoding="utf-8"))
+            defs[x["name"]] = x
+    return defs
+
+
+def cmd_check(docs, d, only, defs_dir=None, present=False):
+    recs, defs = ({}, load_defs(defs_dir)) if defs_dir else load_results(d)
+    ok = True
+    for doc in docs:
+        lines = open(doc, encoding="utf-8").read().split("\n")
+        for i, spec, a, b in tables(lines):
+            if only and spec["exp"] not in only:
+                continue
+            if spec["exp"] not in defs or (not defs_dir and not recs.get(spec["exp"])):
+                print("docs check: %s:%d (%s): not re-run (no records of it in %s)" % (doc, i + 1, spec["exp"], d))
+                ok = ok and present
+                continue
+            got = parse_doc_table(lines[a:b])
+            head, align, body = render_table(doc, spec, recs, defs)
+            want_head = parse_doc_table([head])[0]
+            where = "%s:%d (%s)" % (doc, i + 1, spec["exp"])
+            if len(got) != len(body) + 2 or got[0] != want_head:
+                print("docs check: %s: the table's shape or header is not what its marker renders" % where)
+                ok = False
+                continue
+            n, bad = 0, []
+            nl = len(want_head) - len(body[0][1]) if body else 0
+            for (rl, cells), row in zip(body, got[2:]):
+                if row[:nl] != rl:
+                    bad.append("row %s: doc has row %s" % (", ".join(rl), ", ".join(row[:nl])))
+                    continue
+                for k, c in enumerate(cells):
+                    if c is None:
+                        continue
+                    n += 1
+                    if not close(c, row[nl + k], spec.get("tol")):
+                        bad.append("row %s, %s: doc %s, run %s" % (", ".join(rl), want_head[nl + k], row[nl + k], c))
+            total = sum(len(cells) for _, cells in body)
+            tol = "" if spec.get("tol") is None else ", within %g" % spec["tol"]
+            if defs_dir:
+                print("docs check: %s: %d rows, %d cells: header and row labels %s" %
+                      (where, len(body), total, "differ" if bad else "as the marker renders"))
+            else:
+                print("docs check: %s: %d of %d cells re-run, %d differ%s" % (where, n, total, len(bad), tol))
+            for x in bad[:8]:
+                print("  differs: " + x)
+            if bad or (n == 0 and not defs_dir):
+                ok = False
+    return 0 if ok else 1
+
+
+def cmd_list(docs):
+    for doc in docs:
+        lines = open(doc, encoding="utf-8").read().split("\n")
+        for i, spec, a, b in tables(lines):
+            print("%s:%d %s %d rows" % (doc, i + 1, spec["exp"], b - a - 2))
+    return 0
+
+
+def main(argv):
+    if len(argv) < 2 or argv[0] not in ("render", "check", "validate", "list"):
+        print(__doc__.strip())
+        return 2
+    docs, d, only, args = [], None, [], argv[1:]
+    present = "--present" in args
+    args = [a for a in args if a != "--present"]
+    while args:
+        a = args.pop(0)
+        if a in ("--results", "--exp", "--defs") and args:
+            v = args.pop(0)
+            if a == "--exp":
+                only.append(v)
+            else:
+                d = v
+        else:
+            docs.append(a)
+    if argv[0] == "list":
+        return cmd_list(docs)
+    if argv[0] == "validate":
+        return cmd_check(docs, None, only, d or "reports")
+    if not d:
+        print("docs_tables.py: --results DIR is required")
+        return 2
+    return cmd_render(docs, d, only) if argv[0] == "render" else cmd_check(docs, d, only, present=present)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The part of `make docs-check` that takes under a minute: every
+# <!-- report-table --> marker of the results docs against its definition
+# in reports/, and 14 points of camp-slide12 re-run and compared with
+# docs/results-camp.md cell by cell. Then the check must catch a changed
+# cell, a changed row label and a table whose records are missing.
+set -u
+BIN=${LPMPIPE:-build/lpmpipe}
+W=$(mktemp -d /tmp/lpmpipe-docs-check.XXXXXX)
+trap 'rm -rf "$W"' EXIT
+fail=0
+DOCS_CHECK=quick DOCS_CHECK_DIR="$W/dc" bash scripts/docs_check.sh "$BIN" >"$W/out.txt" 2>&1 || fail=1
+cat "$W/out.txt"
+grep -q "docs/results-camp.md:[0-9]* (camp-slide12): 14 of 14 cells re-run, 0 differ" "$W/out.txt" || {
+  echo "FAIL: the latency table was not re-run in full"; fail=1; }
+# Negative: the same records against docs with one cell or label changed.
+python3 - docs/results-camp.md "$W/cell.md" <<'PY'
+import sys
+lines = open(sys.argv[1]).read().split("\n")
+i = next(k for k, l in enumerate(lines) if l.startswith("| 16 |"))  # queue 16, CAMP's dispatcher
+c = lines[i].split(" | ")
+c[2] = "%.3f" % (float(c[2]) + 0.001)                               # burst 2, one step off
+lines[i] = " | ".join(c)
+open(sys.argv[2], "w").write("\n".join(lines))
+PY
+sed '0,/^| W=2, lookahead 32 | 275\.2 |/s//| W=2, lookahead 16 | 275.2 |/' docs/results-camp.md >"$W/label.md"
+for m in cell label; do
+  if cmp -s "$W/$m.md" docs/results-camp.md; then echo "FAIL: the $m edit did not apply"; fail=1; continue; fi
+  if python3 scripts/docs_tables.py check "$W/$m.md" --results "$W/dc/results" --exp camp-slide12 >"$W/neg.txt"; then
+    echo "FAIL: a changed $m passed the check"; cat "$W/neg.txt"; fail=1
+  else
+    echo "ok: a changed $m is caught: $(grep -m1 -E "[1-9][0-9]* differ|shape" "$W/neg.txt")"
+  fi
+done
+if python3 scripts/docs_tables.py check docs/results-camp.md --results "$W/dc/results" >"$W/neg.txt"; then
+  echo "FAIL: tables without records (camp-real) passed the check"; fail=1
+else
+  echo "ok: a table with no re-run record fails: $(grep -m1 'not re-run' "$W/neg.txt")"
+fi
+exit $fail
