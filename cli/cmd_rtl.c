@@ -29,14 +29,14 @@ static void help(FILE *fp)
             "  --issue-width W     requests dispatched per cycle, 1..16 (default 1; linear: at most P)\n"
             "  --rob R             reorder buffer: only 0 (results leave through result lanes)\n"
             "  --mutate M          plant a known fault (queue-order, queue-capacity,\n"
-            "                      bubble-address): rtl verify must then fail\n");
+            "                      bubble-address, swap-early): rtl verify must then fail\n");
 }
 
 int lpm_rtl_parse_mutation(const char *s, int *out)
 {
     int m = lpm_rtl_mutation_of(s);
     if (m < 0) {
-        lpm_cli_error(cmd, "--mutate: unknown fault '%s' (queue-order, queue-capacity, bubble-address)", s);
+        lpm_cli_error(cmd, "--mutate: unknown fault '%s' (queue-order, queue-capacity, bubble-address, swap-early)", s);
         return 2;
     }
     *out = m;

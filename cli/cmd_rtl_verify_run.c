@@ -155,7 +155,12 @@ static int write_bubbles(const char *updates, const lpm_image *img, int ignore_c
         }
         int got;
         while ((got = lpm_sim_bfile_next(&bf, b, err)) == 1) {
-            fprintf(fp, "%" PRIu64 " %u", b->ready, b->nw);
+            /* the copy rules as one more token, F:0:FLAGS (fence 1, drain 2, swap 4, the swap's copy 8) */
+            unsigned fl = (b->flags & LPM_SIM_B_FENCE ? 1u : 0) | (b->flags & LPM_SIM_B_DRAIN ? 2u : 0) |
+                          (b->flags & LPM_SIM_B_SWAP ? 4u | (b->copy & 1) << 3 : 0);
+            fprintf(fp, "%" PRIu64 " %u", b->ready, b->nw + (fl != 0));
+            if (fl)
+                fprintf(fp, " F:0:%x", fl);
             for (unsigned j = 0; j < b->nw; j++) {
                 if (b->w[j].stage == LPM_SIM_DIT)
                     fprintf(fp, " D");
