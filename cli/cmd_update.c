@@ -116,7 +116,8 @@ static void report(FILE *fp, const lpm_upd_stats *s, const lpm_image *img, const
     if (s->first_rebuild)
         fprintf(fp, ", the first at update %zu", s->first_rebuild);
     if (s->balance_skipped)
-        fprintf(fp, "; %zu rebalances left out (the new mapping did not fit the memories)", s->balance_skipped);
+        fprintf(fp, "; %zu rebalances left out (the new mapping did not fit the memories, or no shadow copy for it)",
+                s->balance_skipped);
     fprintf(fp, "\n");
     if (s->rebuilds)
         fprintf(fp, "%-26s %zu writes in %zu bubbles (largest rebuild %zu bubbles), %.3f s\n", "rebuild streams",
@@ -146,7 +147,7 @@ int lpm_cmd_update(int argc, char **argv)
         { 0, 0, 0, 0 },
     };
     const char *image = NULL, *updates = NULL, *bubbles = NULL, *outp = NULL, *peer = NULL;
-    lpm_upd_opts uo = { 1.10, 0 };
+    lpm_upd_opts uo = { .rebalance_at = 1.10 };
     int json = 0, mask_host = 0, c;
     optind = 1;
     while ((c = lpm_cli_getopt(cmd, argc, argv, "ho:", lo)) != -1) {
@@ -211,6 +212,7 @@ int lpm_cmd_update(int argc, char **argv)
         lpm_cli_error(cmd, "%s", err.msg);
         goto out;
     }
+    uo.bubbles_only = bubbles != NULL;
     if ((rc = lpm_upd_new(&u, img, &uo, &err))) {
         lpm_cli_error(cmd, "%s", err.msg);
         goto out;

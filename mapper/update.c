@@ -434,9 +434,10 @@ int lpm_upd_apply(lpm_upd *u, char op, const lpm_prefix *p, const char *nhtok, i
     }
     if (!reason && u->o.rebalance_at > 0 && u->base_ratio > 0 && lpm_upd_ratio(img) > u->o.rebalance_at * u->base_ratio) {
         /* A rebalance is a choice, not a need: one whose mapping does not
-         * fit the memories is left out (until the balance drifts as far
-         * again), and the update goes on as an ordinary one. */
-        int f = lpm_upd_remap_fits(u, err);
+         * fit the memories, or that could not go as bubbles (no shadow
+         * copy), is left out (until the balance drifts as far again), and
+         * the update goes on as an ordinary one. */
+        int f = u->o.bubbles_only && img->copies < 2 ? 0 : lpm_upd_remap_fits(u, err);
         if (f < 0)
             return LPM_EFAIL;
         if (f)

@@ -50,6 +50,7 @@ const char *lpm_rebuild_reason_name(int r);
 typedef struct lpm_upd_opts {
     double rebalance_at;   /* rebuild when fullest/mean exceeds this (0: never) */
     size_t rebuild_every;  /* rebuild after every this many effective updates (0: never) */
+    int bubbles_only;      /* every update must become bubbles: without a shadow copy, rebalances are left out */
 } lpm_upd_opts;
 
 /* Writes and bubbles count the ordinary updates; a rebuild's own (into

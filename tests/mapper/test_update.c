@@ -116,7 +116,7 @@ static void replay(const lpm_fib *base, const lpm_update *up, size_t nup, const 
     lpm_err err;
     ck_assert_msg(lpm_map_build(&img, base, o, NULL, &err) == 0, "%s: %s", who, err.msg);
     replay_t r = { 0 };
-    lpm_upd_opts uo = { 1.10, every };
+    lpm_upd_opts uo = { .rebalance_at = 1.10, .rebuild_every = every };
     ck_assert_msg(lpm_upd_new(&r.u, img, &uo, &err) == 0, "%s", err.msg);
     r.hw = lpm_image_clone(img);
     r.fib = (lpm_fib *)base;
