@@ -124,13 +124,16 @@ static void raise_bound(lpm_ref *r, const lpm_prefix *p)
 
 int lpm_ref_add(lpm_ref *r, const lpm_prefix *p, uint32_t nh)
 {
-    raise_bound(r, p);
     table *t = &r->t[p->len];
     if ((t->n + 1) * 2 > t->cap && grow(t, p->len))
         return LPM_EFAIL;
     size_t before = t->n;
-    if (insert_raw(t, p->addr.hi, p->addr.lo, p->len, nh))
+    /* A prefix already present has raised its bound: a short one spans up
+     * to 2^20 blocks, so re-adding it (updates, trie-node sets) must not. */
+    if (insert_raw(t, p->addr.hi, p->addr.lo, p->len, nh)) {
         r->count++;
+        raise_bound(r, p);
+    }
     if (before == 0 && t->n)
         refresh_present(r);
     return LPM_OK;
