@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "../rtl_gen/rtl_gen.h"
+#include "../rtl_gen/tb_build.h"
 #include "../rtl_gen/verify_cmp.h"
 
 typedef struct lpm_verify_opts {
@@ -20,13 +21,18 @@ typedef struct lpm_verify_opts {
     lpm_rtl_opts o;
 } lpm_verify_opts;
 
+/* The bubble file's counts, and per bubble handed to the testbench the
+ * position of its update (for updates.applied). */
+typedef lpm_rtl_bubs lpm_verify_bubs;
+
 typedef struct lpm_verify_run {
     char work[4096];      /* the work folder (absolute) */
     int tmp;              /* made here: removed at the end */
     lpm_image *img;
     lpm_rtl_keys keys;
     lpm_rtl_cmp cmp;
-    uint64_t bubbles;
+    uint64_t bubbles;     /* handed to the testbench */
+    lpm_verify_bubs bc;
     const char *gate_note; /* gate level: "same", "differs", or why it did not run */
 } lpm_verify_run;
 

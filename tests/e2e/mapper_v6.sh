@@ -66,7 +66,7 @@ upd_check() {
   echo "$out" | grep -q '"rebuilds":0,' || bad "$name: rebuilt: $out"
   out=$("$BIN" sim --image "$img" --gen random-match --count 200000 --queue 32 --updates "$W/u.bub" \
         --update-rate 40000000 --json 2>"$W/err")
-  echo "$out" | grep -q "\"bubbles\":{\"applied\":$n," || bad "$name: not all $n bubbles applied: $(echo "$out" | grep -o '"bubbles":{[^}]*}')"
+  echo "$out" | grep -q "\"bubbles\":{\"in_file\":$n,\"applied\":$n,\"left\":0," || bad "$name: not all $n bubbles applied: $(echo "$out" | grep -o '"bubbles":{[^}]*}')"
   echo "$out" | grep -q '"checked":200000,"mismatches":0' || bad "$name: sim with updates: $(head -2 "$W/err")"
   echo "$name: $n bubbles applied in flight, 200000 lookups checked, 0 mismatches, 0 rebuilds"
 }
