@@ -325,6 +325,8 @@ void lpm_image_dispatch(const lpm_image *img, const lpm_addr *key, lpm_visit *v)
     v->stage = e.stage;
     v->addr = e.addr | (uint32_t)lpm_addr_bits(&v->key, img->x, k);
     v->bitpos = img->x + k;
+    if (e.stage < img->stages)
+        __builtin_prefetch(&img->mem[e.stage][v->addr]);
 }
 
 void lpm_image_visit(const lpm_image *img, lpm_visit *v)
@@ -345,6 +347,10 @@ void lpm_image_visit(const lpm_image *img, lpm_visit *v)
     v->stage = t;
     v->addr = w.addr | (uint32_t)lpm_addr_bits(&v->key, v->bitpos, k);
     v->bitpos += k;
+    /* the next read is at least a hop away: start the miss now (the
+     * simulator is memory bound, issue 11) */
+    if (t < img->stages)
+        __builtin_prefetch(&img->mem[t][v->addr]);
 }
 
 uint32_t lpm_image_lookup(const lpm_image *img, const lpm_addr *key)
