@@ -137,7 +137,7 @@ static int parse_opts(int argc, char **argv, lpm_verify_opts *v)
 static int report(const lpm_verify_opts *v, const lpm_verify_run *r)
 {
     const lpm_rtl_cmp *c = &r->cmp;
-    const lpm_verify_bubs *b = &r->bc;
+    const lpm_rtl_bubs *b = &r->bc;
     uint64_t total = lpm_rtl_cmp_total(c);
     if (v->json)
         printf("{\"lookups\":%zu,\"cycles\":%" PRIu64 ",\"bubbles\":{\"in_file\":%" PRIu64 ",\"applied\":%" PRIu64

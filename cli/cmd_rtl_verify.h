@@ -21,10 +21,6 @@ typedef struct lpm_verify_opts {
     lpm_rtl_opts o;
 } lpm_verify_opts;
 
-/* The bubble file's counts, and per bubble handed to the testbench the
- * position of its update (for updates.applied). */
-typedef lpm_rtl_bubs lpm_verify_bubs;
-
 typedef struct lpm_verify_run {
     char work[4096];      /* the work folder (absolute) */
     int tmp;              /* made here: removed at the end */
@@ -32,7 +28,7 @@ typedef struct lpm_verify_run {
     lpm_rtl_keys keys;
     lpm_rtl_cmp cmp;
     uint64_t bubbles;     /* handed to the testbench */
-    lpm_verify_bubs bc;
+    lpm_rtl_bubs bc;      /* the bubble file's counts, each bubble's update (updates.applied) */
     const char *gate_note; /* gate level: "same", "differs", or why it did not run */
 } lpm_verify_run;
 
