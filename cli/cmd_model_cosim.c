@@ -43,7 +43,7 @@ int lpm_model_cosim_prepare(const char *cmd, const lpm_model_opts *o, const lpm_
     double cpu = o->urate > 0 ? o->mc.clock_mhz * 1e6 / o->urate : 0.0;
     if ((rc = lpm_rtl_generate(img, o->image, &ro, rtl, &err)) ||
         (rc = lpm_rtl_write_keys(r->work, lpm_image_family(img), k->a, k->n, &err)) ||
-        (rc = lpm_rtl_write_bubbles(o->updates, img, o->ignore_crc, cpu, r->work, &nb, &err))) {
+        (rc = lpm_rtl_write_bubbles(o->updates, img, o->ignore_crc, cpu, r->work, &nb, NULL, &err))) {
         lpm_cli_error(cmd, "%s", err.msg);
         return rc;
     }

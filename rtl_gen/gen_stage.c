@@ -270,7 +270,7 @@ static void emit_decide(const stage_ctx *c, unsigned p)
 
 static void emit_stage(FILE *fp, const lpm_image *img, const lpm_rtl_shape *sh, unsigned s)
 {
-    stage_ctx c = { fp, img, sh, s, lpm_image_stage_depth(img, s), 1, 0, 0, 0, 0, 0 };
+    stage_ctx c = { fp, img, sh, s, sh->cp * lpm_image_stage_depth(img, s), 1, 0, 0, 0, 0, 0 };
     while ((1ULL << c.ib) < c.depth)
         c.ib++;
     c.nxt = s + 1 < sh->n ? s + 1 : 0;

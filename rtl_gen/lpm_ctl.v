@@ -22,6 +22,7 @@ module lpm_ctl (
     input  wire [W*T-1:0]     req_tag,
     input  wire [W*KR-1:0]    req_rest,   // each request's key bits after the DIT's
     input  wire               bub_valid,
+    input  wire               bub_ok,     // the copy rules let this bubble in (drain, fence; 1 without a shadow copy)
     output wire               bub_ready,
     input  wire [BW-1:0]      bub_data,
     output wire               dit_we,
@@ -55,7 +56,8 @@ module lpm_ctl (
     generate
         for (g = 0; g < W; g = g + 1) begin : g_acc
             assign room[g] = {{(32-FNB){1'b0}}, wn} + g < C;
-            assign req_ready[g] = room[g] & ~bub_valid;
+            // a bubble the copy rules hold back leaves the cycle to requests
+            assign req_ready[g] = room[g] & ~(bub_valid & bub_ok);
         end
     endgenerate
     reg [W-1:0] acc_r;
@@ -69,8 +71,8 @@ module lpm_ctl (
         end
     end
     assign acc = acc_r;
-    assign bub_ready = room[0];
-    wire bub_take = bub_valid & room[0];
+    assign bub_ready = room[0] & bub_ok;
+    wire bub_take = bub_valid & room[0] & bub_ok;
     assign dit_we = bub_take & bub_data[N*BSW];
     assign dit_widx = bub_data[N*BSW + 1 +: XI];
     assign dit_wdata = bub_data[N*BSW + 1 + XI +: DB];

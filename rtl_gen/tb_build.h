@@ -39,7 +39,14 @@ int lpm_rtl_write_keys(const char *dir, int family, const lpm_addr *keys, size_t
 /* dir/bubbles.txt: the bubbles of the file updates (NULL: none) as the
  * simulator's bubble reader gives them, ready cycles included (cpu: clock
  * cycles per update, 0 for a backlog); their count in *nb. */
+typedef struct lpm_rtl_bubs {
+    uint64_t in_file, updates_in_file, applied, updates_applied;
+    uint64_t *uord; /* per bubble handed over: the position of its update */
+    size_t n, cap;
+} lpm_rtl_bubs;
+/* The copy rules (shadow rebuilds) go as one more token, F:0:FLAGS. bc
+ * (NULL: not wanted) gets the file's counts and each bubble's update. */
 int lpm_rtl_write_bubbles(const char *updates, const lpm_image *img, int ignore_crc, double cpu, const char *dir,
-                          uint64_t *nb, lpm_err *err);
+                          uint64_t *nb, lpm_rtl_bubs *bc, lpm_err *err);
 
 #endif
