@@ -90,6 +90,14 @@ typedef struct lpm_fpga_units_t {
 } lpm_fpga_units_t;
 void lpm_fpga_units(uint64_t depth, unsigned width, lpm_fpga_units_t *u);
 
+/* A depth x width memory as up to LPM_FPGA_MAX_PARTS memories side by side
+ * (widths in parts[], low bits first) when that tiles into fewer AMD block
+ * RAMs and no more iCE40 ones: a 15,428 x 20-bit stage is 10 RAMB36 as
+ * 16Kx2 but 8 + 1 as 18 + 2 bits (2Kx18 uses the parity bits). Returns the
+ * number of parts (1: keep the memory whole). */
+#define LPM_FPGA_MAX_PARTS 4
+unsigned lpm_fpga_split(uint64_t depth, unsigned width, unsigned parts[LPM_FPGA_MAX_PARTS]);
+
 /* Fills the per-stage and memory figures of rep from an image. */
 void lpm_map_report_image(const lpm_image *img, lpm_map_report *rep);
 void lpm_map_report_json(const lpm_map_report *r, FILE *fp);

@@ -10,19 +10,61 @@
 #include "../sim/cycle_log.h"
 #include "rtl_gen_int.h"
 
-static int write_hex(const char *dir, const char *name, unsigned bits, uint64_t n, const lpm_image *img, int stage,
-                     lpm_err *err)
+/* bits lo .. lo+bits-1 of every word (a stage's whole word, or one part) */
+static int write_hex(const char *dir, const char *name, unsigned lo, unsigned bits, uint64_t n, const lpm_image *img,
+                     int stage, lpm_err *err)
 {
     FILE *fp;
     int rc = lpm_rtl_open(&fp, dir, name, NULL, NULL, err);
     if (rc)
         return rc;
     int digits = (int)((bits + 3) / 4);
+    uint64_t mask = bits >= 64 ? UINT64_MAX : (1ULL << bits) - 1;
     for (uint64_t i = 0; i < n; i++) {
         uint64_t w = stage < 0 ? lpm_image_dit_entry(img, (uint32_t)i) : lpm_image_word(img, (unsigned)stage, (uint32_t)i);
-        fprintf(fp, "%0*" PRIx64 "\n", digits, w);
+        fprintf(fp, "%0*" PRIx64 "\n", digits, w >> lo & mask);
     }
     return lpm_rtl_close(fp, dir, name, err);
+}
+
+/* NAME.hex (the whole words: lpmpipe image hex's files) and, for a memory
+ * held as parts (lpm_rtl_emit_mem), NAME_part_K.hex; memories.txt gets a
+ * line "NAME DEPTH WIDTH PART_WIDTHS..." (scripts/synth-memories.sh). */
+static int write_memory(FILE *lst, const char *dir, const char *name, uint64_t depth, unsigned width,
+                        const lpm_image *img, int stage, lpm_err *err)
+{
+    char hname[48];
+    unsigned parts[LPM_FPGA_MAX_PARTS];
+    unsigned np = lpm_fpga_split(depth, width, parts);
+    snprintf(hname, sizeof hname, "%s.hex", name);
+    int rc = write_hex(dir, hname, 0, width, depth, img, stage, err);
+    fprintf(lst, "%s %" PRIu64 " %u", name, depth, width);
+    for (unsigned k = 0, lo = 0; k < np && !rc; lo += parts[k++]) {
+        fprintf(lst, " %u", parts[k]);
+        snprintf(hname, sizeof hname, "%s_part_%u.hex", name, k);
+        if (np > 1)
+            rc = write_hex(dir, hname, lo, parts[k], depth, img, stage, err);
+    }
+    fprintf(lst, "\n");
+    return rc;
+}
+
+static int write_memories(const lpm_image *img, const lpm_rtl_shape *sh, const char *dir, const char *header,
+                          lpm_err *err)
+{
+    FILE *lst;
+    int rc = lpm_rtl_open(&lst, dir, "memories.txt", header, "#", err);
+    if (rc)
+        return rc;
+    char name[32];
+    for (unsigned s = 0; s < sh->n && !rc; s++) {
+        snprintf(name, sizeof name, "stage_%02u", s);
+        rc = write_memory(lst, dir, name, (uint64_t)sh->cp * lpm_image_stage_depth(img, s), sh->wb, img, (int)s, err);
+    }
+    if (!rc)
+        rc = write_memory(lst, dir, "dit", (uint64_t)sh->cp << sh->x, sh->db, img, -1, err);
+    int rc2 = lpm_rtl_close(lst, dir, "memories.txt", err);
+    return rc ? rc : rc2;
 }
 
 static int write_cfg(const lpm_rtl_shape *sh, const char *dir, const char *header, lpm_err *err)
@@ -187,13 +229,7 @@ int lpm_rtl_generate(const lpm_image *img, const char *name, const lpm_rtl_opts 
     if ((rc = lpm_rtl_emit_stages(img, &sh, dir, header, err)) || (rc = lpm_rtl_emit_dit(img, &sh, dir, header, err)) ||
         (rc = lpm_rtl_emit_pipe(&sh, dir, header, err)))
         return rc;
-    char hname[32];
-    for (unsigned s = 0; s < sh.n; s++) {
-        snprintf(hname, sizeof hname, "stage_%02u.hex", s);
-        if ((rc = write_hex(dir, hname, sh.wb, (uint64_t)sh.cp * lpm_image_stage_depth(img, s), img, (int)s, err)))
-            return rc;
-    }
-    if ((rc = write_hex(dir, "dit.hex", sh.db, (uint64_t)sh.cp << sh.x, img, -1, err)))
+    if ((rc = write_memories(img, &sh, dir, header, err)))
         return rc;
     FILE *fp;
     if ((rc = lpm_rtl_open(&fp, dir, "nexthops.txt", NULL, NULL, err)))

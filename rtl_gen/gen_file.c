@@ -1,6 +1,7 @@
 /* The generated files' open and close (rtl_gen_int.h), below gen.c and the
  * emitters that write them (so gen.c and gen_*.c do not call each other). */
 #include <errno.h>
+#include <inttypes.h>
 #include <string.h>
 
 #include "rtl_gen_int.h"
@@ -30,4 +31,40 @@ int lpm_rtl_close(FILE *fp, const char *dir, const char *name, lpm_err *err)
     if (fclose(fp) || bad)
         return lpm_err_set(err, LPM_EFAIL, "%s/%s: write failed", dir, name);
     return LPM_OK;
+}
+
+void lpm_rtl_emit_mem(FILE *fp, const char *base, uint64_t depth, unsigned width, unsigned nrd, const char *waddr,
+                      const char *wdata, const char *raddr, const char *rdata)
+{
+    unsigned parts[LPM_FPGA_MAX_PARTS];
+    unsigned np = lpm_fpga_split(depth, width, parts);
+    char a[32], r[32];
+    for (unsigned p = 0; p < nrd; p++) {
+        snprintf(r, sizeof r, rdata, p);
+        fprintf(fp, "    wire [%u:0] %s;\n", width - 1, r);
+    }
+    for (unsigned k = 0, lo = 0; k < np; lo += parts[k++]) {
+        unsigned hi = lo + parts[k] - 1;
+        if (np == 1)
+            fprintf(fp, "    reg [%u:0] mem0 [0:%" PRIu64 "];\n    initial $readmemh(\"%s.hex\", mem0);\n", hi,
+                    depth - 1, base);
+        else
+            fprintf(fp, "    reg [%u:0] mem%u [0:%" PRIu64 "];\n    initial $readmemh(\"%s_part_%u.hex\", mem%u);\n",
+                    parts[k] - 1, k, depth - 1, base, k, k);
+        for (unsigned p = 0; p < nrd; p++) {
+            snprintf(r, sizeof r, rdata, p);
+            fprintf(fp, "    reg [%u:0] %s_%u;\n    assign %s[%u:%u] = %s_%u;\n", parts[k] - 1, r, k, r, hi, lo, r, k);
+        }
+        snprintf(a, sizeof a, raddr, 0u);
+        snprintf(r, sizeof r, rdata, 0u);
+        fprintf(fp,
+                "    always @(posedge clk) begin\n        if (we)\n            mem%u[%s] <= %s[%u:%u];\n"
+                "        else\n            %s_%u <= mem%u[%s];\n    end\n",
+                k, waddr, wdata, hi, lo, r, k, k, a);
+        for (unsigned p = 1; p < nrd; p++) {
+            snprintf(a, sizeof a, raddr, p);
+            snprintf(r, sizeof r, rdata, p);
+            fprintf(fp, "    always @(posedge clk)\n        if (!we)\n            %s_%u <= mem%u[%s];\n", r, k, k, a);
+        }
+    }
 }

@@ -108,17 +108,12 @@ static void emit_memory(const stage_ctx *c)
 {
     FILE *fp = c->fp;
     const lpm_rtl_shape *sh = c->sh;
-    fprintf(fp,
-            "    reg [WB-1:0] mem [0:%u];\n"
-            "    initial $readmemh(\"stage_%02u.hex\", mem);\n"
-            "    wire we = c0[F_V] & c0[F_B] & c0[F_WEN];\n",
-            c->depth - 1, c->s);
+    fprintf(fp, "    wire we = c0[F_V] & c0[F_B] & c0[F_WEN];\n    wire [WB-1:0] wd = c0[F_KEY +: WB];\n");
     for (unsigned p = 0; p < sh->p; p++)
-        fprintf(fp, "    wire [%u:0] a%u = c%u[F_ADDR +: %u];\n    reg [WB-1:0] rd%u;\n", c->ib - 1, p, p, c->ib, p);
-    fprintf(fp, "    always @(posedge clk) begin\n        if (we)\n            mem[a0] <= c0[F_KEY +: WB];\n"
-                "        else\n            rd0 <= mem[a0];\n    end\n");
-    for (unsigned p = 1; p < sh->p; p++)
-        fprintf(fp, "    always @(posedge clk)\n        if (!we)\n            rd%u <= mem[a%u];\n", p, p);
+        fprintf(fp, "    wire [%u:0] a%u = c%u[F_ADDR +: %u];\n", c->ib - 1, p, p, c->ib);
+    char base[32];
+    snprintf(base, sizeof base, "stage_%02u", c->s);
+    lpm_rtl_emit_mem(fp, base, c->depth, sh->wb, sh->p, "a0", "wd", "a%u", "rd%u");
 }
 
 /* Per lane: what it holds (rf: a lookup that reads here), D-1 registers to

@@ -107,24 +107,21 @@ static void emit_dit(FILE *fp, const lpm_rtl_shape *sh)
             "    input  wire [%u:0] wdata,\n"
             "    output wire [%u:0] rdata\n"
             ");\n"
-            "`include \"lpm_item.vh\"\n"
-            "    reg [DB-1:0] mem [0:%u];\n"
-            "    initial $readmemh(\"dit.hex\", mem);\n",
-            entries, sh->db, sh->x, sh->w * sh->xi - 1, sh->xi - 1, sh->db - 1, sh->w * sh->db - 1, entries - 1);
+            "`include \"lpm_item.vh\"\n",
+            entries, sh->db, sh->x, sh->w * sh->xi - 1, sh->xi - 1, sh->db - 1, sh->w * sh->db - 1);
     for (unsigned k = 0; k < sh->w; k++) {
         fprintf(fp, "    wire [%u:0] a%u = idx[%u:%u];\n", sh->xi - 1, k, k * sh->xi + sh->xi - 1, k * sh->xi);
-        fprintf(fp, "    reg [DB-1:0] r%u_1;\n", k);
         for (unsigned d = 2; d < sh->d; d++)
             fprintf(fp, "    reg [DB-1:0] r%u_%u;\n", k, d);
     }
-    fprintf(fp, "    always @(posedge clk) begin\n        if (we)\n            mem[widx] <= wdata;\n        else begin\n");
-    for (unsigned k = 0; k < sh->w; k++)
-        fprintf(fp, "            r%u_1 <= mem[a%u];\n", k, k);
-    fprintf(fp, "        end\n");
-    for (unsigned k = 0; k < sh->w; k++)
-        for (unsigned d = 2; d < sh->d; d++)
-            fprintf(fp, "        r%u_%u <= r%u_%u;\n", k, d, k, d - 1);
-    fprintf(fp, "    end\n");
+    lpm_rtl_emit_mem(fp, "dit", entries, sh->db, sh->w, "widx", "wdata", "a%u", "r%u_1");
+    if (sh->d > 2) {
+        fprintf(fp, "    always @(posedge clk) begin\n");
+        for (unsigned k = 0; k < sh->w; k++)
+            for (unsigned d = 2; d < sh->d; d++)
+                fprintf(fp, "        r%u_%u <= r%u_%u;\n", k, d, k, d - 1);
+        fprintf(fp, "    end\n");
+    }
     for (unsigned k = 0; k < sh->w; k++)
         fprintf(fp, "    assign rdata[%u:%u] = r%u_%u;\n", k * sh->db + sh->db - 1, k * sh->db, k, sh->d - 1);
     fprintf(fp, "endmodule\n\n");

@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 
+#include "../mapper/map.h"
 #include "rtl_gen.h"
 
 /* Opens DIR/NAME for writing and writes the header, each line behind the
@@ -19,6 +20,13 @@ void lpm_rtl_emit_item_vh(FILE *fp, const lpm_rtl_shape *sh);
  * the constant t0). */
 void lpm_rtl_emit_next(FILE *fp, const lpm_image *img, const lpm_rtl_shape *sh, const char *pf, const char *blk,
                        unsigned fab, const char *rem, const char *bp, const char *tsel, int any, unsigned t0);
+/* A memory with one write port (we, waddr, wdata) and nrd read ports
+ * (address raddr, word rdata: printf formats of the port number), every one
+ * on the rising edge, read enable = not write enable, contents from
+ * base.hex. A word that tiles block RAM badly (lpm_fpga_split) is held as
+ * parts side by side, each from base_part_K.hex (gen.c writes them). */
+void lpm_rtl_emit_mem(FILE *fp, const char *base, uint64_t depth, unsigned width, unsigned nrd, const char *waddr,
+                      const char *wdata, const char *raddr, const char *rdata);
 int lpm_rtl_emit_dit(const lpm_image *img, const lpm_rtl_shape *sh, const char *dir, const char *header, lpm_err *err);
 int lpm_rtl_emit_stages(const lpm_image *img, const lpm_rtl_shape *sh, const char *dir, const char *header,
                         lpm_err *err);

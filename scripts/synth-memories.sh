@@ -3,7 +3,8 @@
 # memories alone of a folder `lpmpipe rtl` wrote, at their exact shapes
 # (stage_NN.hex lines x TB_WB bits, dit.hex lines x TB_DB bits), one
 # read/write port each as in the stages, all in one synth_xilinx run that
-# keeps the hierarchy (one module per memory: mem_stage_NN, mem_dit).
+# keeps the hierarchy (one module per memory: mem_stage_NN, mem_dit; a
+# stage the RTL holds as parts, memories.txt, one mem_stage_NN_part_K each).
 # For tables whose whole design Yosys does not finish in reasonable time
 # (`lpmpipe rtl synth` synthesises the queues and the logic too, which do
 # not depend on the table). No initial contents: block RAM takes them, so
@@ -25,10 +26,22 @@ db=$(sed -n 's/#define TB_DB \([0-9]*\)u/\1/p' "$dir/tb_cfg.h")
 v=$dir/mems_$mode.v
 inst=""
 i=0
+# NAME DEPTH WIDTH: each memory (a stage held as parts, `lpmpipe rtl`'s memories.txt, one memory a part)
+list() {
+  if [ -f "$dir/memories.txt" ]; then
+    awk '!/^#/ { if (NF == 4) print $1, $2, $4; else for (k = 4; k <= NF; k++) print $1 "_part_" (k - 4), $2, $k }' \
+      "$dir/memories.txt"
+  else
+    for h in "$dir"/stage_*.hex "$dir"/dit.hex; do
+      b=$(basename "$h" .hex)
+      w=$wb
+      [ "$b" = dit ] && w=$db
+      echo "$b $(wc -l <"$h") $w"
+    done
+  fi
+}
 {
-  for h in "$dir"/stage_*.hex "$dir"/dit.hex; do
-    b=$(basename "$h" .hex) d=$(wc -l <"$h") w=$wb
-    [ "$b" = dit ] && w=$db
+  while read -r b d w; do
     a=1
     while [ $((1 << a)) -lt "$d" ]; do a=$((a + 1)); done
     attr=""
@@ -44,7 +57,7 @@ i=0
     inst+="    wire [$((w - 1)):0] r$i; mem_$b u$i (.clk(clk), .we(sh[$i]), .ad(sh[$((a + i)):$((i + 1))]),"
     inst+=" .wd(sh[$((w + i)):$((i + 1))]), .rd(r$i)); assign o[$i] = ^r$i;"$'\n'
     i=$((i + 1))
-  done
+  done < <(list)
   printf 'module mems (input wire clk, input wire din, output reg dout);\n    reg [199:0] sh;\n    wire [%u:0] o;\n' $((i - 1))
   printf '    always @(posedge clk) begin sh <= {sh[198:0], din}; dout <= ^o; end\n%sendmodule\n' "$inst"
 } >"$v"

@@ -169,6 +169,19 @@ verify_rb "tiny linear height shadow, six rebuilds, load 0.5" --image "$W/tls.lp
 fault swap-early "ring shadow, six rebuilds" --image "$W/trs.lpi" --trace "$W/tiny.trace" --queue 4 --updates "$W/trs.bub"
 refused "shadow copy" --image "$W/tr.lpi" -o "$W/x" --mutate swap-early
 
+# ---- memories held as parts (block-RAM shapes): a 20-bit word as 18 + 2 bits, bubbles write both ----
+"$BIN" fib gen --family 4 --count 3000 --seed 1 -o "$W/f3k.fib" || bad "fib gen 3000"
+"$BIN" map --fib "$W/f3k.fib" --stages 4 --stride 2 --initial-stride 10 -o "$W/r3k.lpi" >/dev/null || bad "map r3k"
+"$BIN" trace updates --fib "$W/f3k.fib" --count 200 --seed 4 -o "$W/f3k.upd" || bad "updates f3k"
+"$BIN" update --image "$W/r3k.lpi" --updates "$W/f3k.upd" --bubbles "$W/r3k.bub" >/dev/null || bad "update r3k"
+"$BIN" rtl --image "$W/r3k.lpi" -o "$W/g3k" --queue 4 >/dev/null || bad "rtl r3k"
+grep -q '^stage_00 [0-9]* 20 18 2$' "$W/g3k/memories.txt" && [ -s "$W/g3k/stage_00_part_1.hex" ] ||
+  bad "r3k: stage 0 is not held as 18 + 2 bits: $(grep stage_00 "$W/g3k/memories.txt")"
+rm -rf "$W/g3k"
+lint "$W/r3k.lpi" --queue 4 --ports 2 --issue-width 2 --hop-cycles 3
+verify "3000 synthetic routes, ring 4, memories as 18 + 2 bits, 200 updates, Icarus too" --image "$W/r3k.lpi" \
+  --gen random-match --count 2000 --seed 3 --queue 4 --updates "$W/r3k.bub" --update-rate 20000000 --icarus
+
 # the gate level: the Yosys iCE40 netlist under Icarus with the cell models
 if command -v yosys >/dev/null && command -v iverilog >/dev/null; then
   "$BIN" trace gen --fib "$W/tiny.fib" --kind random-match --count 400 --seed 6 -o "$W/gate.trace" || bad "trace gate"

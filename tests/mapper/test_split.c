@@ -231,6 +231,36 @@ START_TEST(test_fpga_units)
 }
 END_TEST
 
+START_TEST(test_fpga_split)
+{
+    /* parts low bits first; the blocks each shape takes, worked by hand */
+    static const struct {
+        uint64_t depth;
+        unsigned width, n, parts[LPM_FPGA_MAX_PARTS];
+    } c[] = {
+        { 15428, 20, 2, { 18, 2 } }, /* 16Kx2 x 10 -> 2Kx18 x 8 + 16Kx2 x 1 */
+        { 15428, 18, 1, { 18 } },    /* 2Kx18 x 8 already */
+        { 15428, 27, 1, { 27 } },    /* 4Kx9 x 12 = 18 + 9 as 8 + 4: no saving */
+        { 1024, 36, 1, { 36 } },     /* one block */
+        { 100, 20, 1, { 20 } },      /* one block either way */
+        { 4096, 20, 1, { 20 } },     /* 4Kx9 x 3 = 18 + 2 (2 + 1): no saving */
+        { 0, 20, 1, { 20 } },
+    };
+    for (unsigned i = 0; i < sizeof c / sizeof c[0]; i++) {
+        unsigned p[LPM_FPGA_MAX_PARTS] = { 0 };
+        unsigned n = lpm_fpga_split(c[i].depth, c[i].width, p);
+        ck_assert_msg(n == c[i].n, "%llux%u: %u parts", (unsigned long long)c[i].depth, c[i].width, n);
+        unsigned sum = 0;
+        for (unsigned j = 0; j < n; j++) {
+            ck_assert_msg(p[j] == c[i].parts[j], "%llux%u: part %u is %u bits", (unsigned long long)c[i].depth,
+                          c[i].width, j, p[j]);
+            sum += p[j];
+        }
+        ck_assert_uint_eq(sum, c[i].width);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("mapper_split");
@@ -238,6 +268,7 @@ int main(void)
     tcase_add_loop_test(t, test_random_tables, 0, 2);
     tcase_add_test(t, test_deterministic_and_defaults);
     tcase_add_test(t, test_fpga_units);
+    tcase_add_test(t, test_fpga_split);
     tcase_add_loop_test(t, test_real_v6, 0, (int)tu_ntables);
     tcase_set_timeout(t, 120);
     suite_add_tcase(s, t);
