@@ -1,5 +1,6 @@
 /* The pipeline image in memory: header facts, word encoding, the
  * interpreter and the full validation. File I/O is in image_io.c. */
+#include "../core/hugemem.h"
 #include "image_int.h"
 
 #include <stdlib.h>
@@ -24,15 +25,25 @@ lpm_image *lpm_image_alloc(int family, int ring, unsigned stages, unsigned x,
     lpm_nhtab_init(&img->nh);
     img->copies = copies;
     img->version = LPM_IMAGE_VERSION;
-    img->dit = calloc((size_t)copies << x, sizeof *img->dit);
+    img->dit = lpm_calloc_huge((size_t)copies << x, sizeof *img->dit);
     if (!img->dit)
         goto fail;
+    /* every stage in one block (each from a cache line), on huge pages: the
+     * simulator reads them at random, and a full table's stages are under
+     * 2 MiB each but 20 MiB together (a TLB miss per read on small pages) */
+    size_t words = 0;
     for (unsigned s = 0; s < stages; s++) {
         img->stride[s] = stride[s];
         img->depth[s] = depth[s] ? depth[s] : 1;
-        img->mem[s] = calloc((size_t)copies * img->depth[s], sizeof **img->mem);
-        if (!img->mem[s])
-            goto fail;
+        words += ((size_t)copies * img->depth[s] + 7) & ~(size_t)7;
+    }
+    uint64_t *base = lpm_calloc_huge(words, sizeof *base);
+    if (!base)
+        goto fail;
+    size_t off = 0;
+    for (unsigned s = 0; s < stages; s++) {
+        img->mem[s] = base + off;
+        off += ((size_t)copies * img->depth[s] + 7) & ~(size_t)7;
     }
     return img;
 fail:
@@ -55,8 +66,7 @@ void lpm_image_free(lpm_image *img)
     if (!img)
         return;
     free(img->dit);
-    for (unsigned s = 0; s < LPM_IMAGE_MAX_STAGES; s++)
-        free(img->mem[s]);
+    free(img->mem[0]); /* the block of every stage */
     lpm_nhtab_free(&img->nh);
     free(img->routes);
     free(img);

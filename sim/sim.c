@@ -83,6 +83,7 @@ int lpm_sim_new(lpm_sim **out, const lpm_sim_walker *w, const lpm_sim_cfg *cfg, 
     s->nrl = D > 1 && !cfg->rob ? L + W : 0;
     s->cur = calloc(L, sizeof *s->cur);
     s->arr = calloc((size_t)L * D, sizeof *s->arr);
+    s->amask = calloc((size_t)4 * D, sizeof *s->amask);
     s->rd = calloc(L, 1);
     s->fin = calloc((size_t)L * D, sizeof *s->fin);
     s->fin_lane = calloc((size_t)L * D, sizeof *s->fin_lane);
@@ -103,7 +104,7 @@ int lpm_sim_new(lpm_sim **out, const lpm_sim_walker *w, const lpm_sim_cfg *cfg, 
         s->rob = calloc(cfg->rob, sizeof *s->rob);
         s->rob_valid = calloc(cfg->rob, 1);
     }
-    if (!s->cur || !s->arr || !s->rd || !s->fin || !s->fin_lane || !s->fin_n || (s->nrl && !s->rl) || !s->qbuf ||
+    if (!s->cur || !s->arr || !s->amask || !s->rd || !s->fin || !s->fin_lane || !s->fin_n || (s->nrl && !s->rl) || !s->qbuf ||
         !s->q || !s->qpop || !s->pool || !s->win || !s->bub || !s->exits || !s->exit_lane || !s->st.qhist ||
         !s->st.lat_hist || (cfg->rob && (!s->rob || !s->rob_valid))) {
         lpm_sim_free(s);
@@ -122,6 +123,7 @@ void lpm_sim_free(lpm_sim *s)
         return;
     free(s->cur);
     free(s->arr);
+    free(s->amask);
     free(s->rd);
     free(s->fin);
     free(s->fin_lane);

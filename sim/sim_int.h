@@ -42,6 +42,10 @@ struct lpm_sim {
     uint32_t *qbuf;             /* n queues of cfg.queue entries */
     fifo *q;
     uint32_t *qpop;             /* pops per stage this cycle */
+    /* the busy stages, one bit each (LPM_SIM_MAX_STAGES / 64 words), so that
+     * a cycle visits only those: what arr's row r offers (amask + 4 r), what
+     * cur holds, which queues are not empty */
+    uint64_t *amask, cmask[4], qmask[4];
     req *pool;
     uint32_t pool_n, free_head, live;
     uint32_t *win;              /* dispatch window: pool slots in input order */

@@ -190,11 +190,20 @@ static int output_step(lpm_sim *s, const run_io *io, lpm_err *err)
     return 0;
 }
 
+#define BIT_SET(m, i) ((m)[(i) >> 6] |= 1ULL << ((i)&63))
+#define BIT_CLR(m, i) ((m)[(i) >> 6] &= ~(1ULL << ((i)&63)))
+/* for each set bit i of the 4-word masks, lowest first: FOR_BITS(i, w, expr) */
+#define FOR_BITS(i, w, expr)                                                  \
+    for (unsigned w##_j = 0; w##_j < 4; w##_j++)                              \
+        for (uint64_t w = (expr); w; w &= w - 1)                              \
+            for (unsigned i = w##_j * 64 + (unsigned)__builtin_ctzll(w), w##_once = 1; w##_once; w##_once = 0)
+
 static void q_pop(lpm_sim *s, unsigned st)
 {
     fifo *f = &s->q[st];
     f->head = f->head + 1 == s->cfg.queue ? 0 : f->head + 1;
-    f->n--;
+    if (!--f->n)
+        BIT_CLR(s->qmask, st);
     s->qpop[st]++;
 }
 
@@ -204,8 +213,16 @@ static void q_pop(lpm_sim *s, unsigned st)
 static void select_step(lpm_sim *s)
 {
     const unsigned P = s->P, Q = s->cfg.queue;
-    int32_t *row = s->arr + (size_t)(s->cycle % s->D) * s->lanes;
-    for (unsigned st = 0; st < s->n; st++) {
+    unsigned ri = (unsigned)(s->cycle % s->D);
+    int32_t *row = s->arr + (size_t)ri * s->lanes;
+    uint64_t *am = s->amask + 4 * ri, was[4];
+    /* only stages offered an item, with a queue entry, or busy last cycle
+     * (to clear them, and their pop count); the others stay empty */
+    for (unsigned j = 0; j < 4; j++) {
+        was[j] = am[j] | s->qmask[j] | s->cmask[j];
+        am[j] = s->cmask[j] = 0;
+    }
+    FOR_BITS(st, m, was[m_j]) {
         int32_t *c = s->cur + st * P, *a = row + st * P;
         unsigned idle = 0;
         for (unsigned p = 0; p < P; p++) {
@@ -223,6 +240,7 @@ static void select_step(lpm_sim *s)
                 if (idle == P) {
                     for (unsigned j = 0; j < P; j++)
                         c[j] = (int32_t)k;
+                    idle = 0;
                     q_pop(s, st);
                     EV("pop%u:%s", st, tok(s, k));
                 }
@@ -233,6 +251,8 @@ static void select_step(lpm_sim *s)
             q_pop(s, st);
             EV("pop%u:%s", st, tok(s, k));
         }
+        if (idle < P)
+            BIT_SET(s->cmask, st);
     }
 }
 
@@ -248,6 +268,7 @@ static int enter_idle(lpm_sim *s, unsigned e, uint32_t k, int is_bub)
             return 0;
         if (!c[p] && !is_bub) {
             c[p] = (int32_t)k;
+            BIT_SET(s->cmask, e);
             return 1;
         }
     }
@@ -255,6 +276,7 @@ static int enter_idle(lpm_sim *s, unsigned e, uint32_t k, int is_bub)
         return 0;
     for (unsigned p = 0; p < s->P; p++)
         c[p] = (int32_t)k;
+    BIT_SET(s->cmask, e);
     return 1;
 }
 
@@ -308,6 +330,7 @@ static void dispatch_step(lpm_sim *s, int win)
                     pos -= Q;
                 s->qbuf[(size_t)e * Q + pos] = k;
                 f->n++;
+                BIT_SET(s->qmask, e);
                 EV("push%u:%s", e, tok(s, k));
             } else {
                 EV("stall:q%u", e);
@@ -419,7 +442,7 @@ static int refill_step(lpm_sim *s, const run_io *io, lpm_err *err)
 
 /* A bubble holds every lane of stage st: it writes there, then passes on
  * (to the same lanes D cycles later) or leaves after stage N-1. */
-static void bubble_at(lpm_sim *s, unsigned st, int32_t x, int32_t *row, int win)
+static void bubble_at(lpm_sim *s, unsigned st, int32_t x, int32_t *row, uint64_t *am, int win)
 {
     const unsigned P = s->P;
     req *r = &s->pool[x - 1];
@@ -440,6 +463,8 @@ static void bubble_at(lpm_sim *s, unsigned st, int32_t x, int32_t *row, int win)
         if (st + 1 < s->n)
             row[(st + 1) * P + p] = x;
     }
+    if (st + 1 < s->n)
+        BIT_SET(am, st + 1);
     if (st + 1 == s->n) {
         s->st.bubbles++;
         lpm_sim_bubble_left(s);
@@ -455,13 +480,15 @@ static int stage_step(lpm_sim *s, int win, lpm_err *err)
 {
     const unsigned n = s->n, P = s->P, D = s->D;
     const unsigned guard = 64 * n + 64;
-    int32_t *row = s->arr + (size_t)(s->cycle % D) * s->lanes;
+    unsigned ri = (unsigned)(s->cycle % D);
+    int32_t *row = s->arr + (size_t)ri * s->lanes;
+    uint64_t *am = s->amask + 4 * ri;
     unsigned fr = (unsigned)((s->cycle + D - 1) % D);
     uint32_t *fin = s->fin + (size_t)fr * s->lanes, *fin_lane = s->fin_lane + (size_t)fr * s->lanes;
-    for (unsigned st = 0; st < n; st++) {
+    FOR_BITS(st, m, s->cmask[m_j]) {
         int32_t *c = s->cur + st * P;
         if (c[0] && s->pool[c[0] - 1].bub >= 0) {
-            bubble_at(s, st, c[0], row, win);
+            bubble_at(s, st, c[0], row, am, win);
             continue;
         }
         unsigned nxt = st + 1 == n ? 0 : st + 1;
@@ -488,6 +515,7 @@ static int stage_step(lpm_sim *s, int win, lpm_err *err)
             }
             if (s->w.ring ? !r->v.done : st + 1 < n) {
                 row[nxt * P + p] = x;
+                BIT_SET(am, nxt);
                 continue;
             }
             if (!r->v.done)
@@ -519,8 +547,9 @@ static int exit_step(lpm_sim *s, const run_io *io, int win, lpm_err *err)
             if (!s->nrl || lane_room(s, lane)) {
                 do_exit(s, fin[j], lane);
             } else {
-                unsigned st = lane / s->P, p = lane % s->P;
-                next[(st + 1 == s->n ? 0 : st + 1) * s->P + p] = (int32_t)fin[j];
+                unsigned st = lane / s->P, p = lane % s->P, nx = st + 1 == s->n ? 0 : st + 1;
+                next[nx * s->P + p] = (int32_t)fin[j];
+                BIT_SET(s->amask + 4 * ((s->cycle + 1) % s->D), nx);
             }
         }
         s->fin_n[fr] = 0;

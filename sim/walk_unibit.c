@@ -7,6 +7,7 @@
  * no cycle model. make bench sets lpmpipe sim's lookups/s against it. */
 #include <stdlib.h>
 
+#include "../core/hugemem.h"
 #include "../core/trie_unibit.h"
 #include "sim.h"
 
@@ -29,7 +30,7 @@ static int flat_trie(const lpm_fib *f, walk_node **out, lpm_err *err)
     int rc = lpm_unibit_build(&t, f, err); /* initialises t; frees it on failure */
     if (rc)
         return rc;
-    walk_node *n = malloc((t.n ? t.n : 1) * sizeof *n);
+    walk_node *n = lpm_calloc_huge(t.n ? t.n : 1, sizeof *n); /* huge pages, as the image's stages */
     if (!n) {
         lpm_unibit_free(&t);
         return lpm_err_set(err, LPM_EFAIL, "out of memory");
