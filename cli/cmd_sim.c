@@ -1,4 +1,5 @@
-/* lpmpipe sim: options, the checking sink, and the report. */
+/* lpmpipe sim: options (parse_args, check_args), the inputs (load_inputs,
+ * load_table, open_source), the checking sink, the run and the report. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -288,13 +289,90 @@ static int preload(mem_src *m, lpm_sim_source_fn src, void *ctx, lpm_err *err)
 int lpm_sim_walk_baseline(lpm_image *img, unsigned k, lpm_sim_source_fn src, void *src_ctx,
                           uint64_t *lookups, uint64_t *checksum, lpm_err *err);
 
-int lpm_cmd_sim(int argc, char **argv)
+/* The options, as parsed and checked (parse_args, check_args). */
+typedef struct sim_args {
+    lpm_fib_opts fo;
+    lpm_sim_cfg cfg;
+    const char *image, *trace, *gen, *fib_path, *updates, *results, *clog;
+    unsigned synth, reads_lo, reads_hi, baseline;
+    int linear, have_reads, check, verify, json, timing, pre, ignore_crc, kind;
+    uint64_t count, seed;
+    double burst, urate, clock_mhz;
+} sim_args;
+
+/* What a run holds open: set up by load_inputs and open_source, used by
+ * walk_baseline or simulate, released by finish. */
+typedef struct sim_state {
+    lpm_image *img;
+    lpm_fib fib;
+    lpm_sim_walker w;
+    lpm_sim_synth sy;
+    lpm_sim_synth_src ss;
+    lpm_sim_file_src fs;
+    lpm_sim_gen_src gs;
+    lpm_sim_burst_src bs;
+    int have_bs;
+    lpm_sim_bfile bf;
+    mem_src ms;
+    check_ctx cc;
+    lpm_sim *sim;
+    FILE *clog_fp;
+    char source[256];
+    lpm_sim_source_fn src;
+    void *src_ctx;
+} sim_state;
+
+enum {
+    O_IMAGE = LPM_OPT_FIRST_FREE, O_SYNTH, O_LINEAR, O_READS, O_TRACE, O_GEN, O_COUNT, O_SEED, O_FIB,
+    O_QUEUE, O_WIDTH, O_BURST, O_ROB, O_LOAD, O_UPDATES, O_IGNORE_CRC, O_URATE, O_CLOCK, O_WARMUP, O_NOCHECK,
+    O_VERIFY, O_JSON, O_RESULTS, O_CLOG, O_TIMING, O_BASELINE, O_PRELOAD, O_LOOKAHEAD, O_HOP, O_PORTS, O_READY
+};
+
+/* One option of the command's own (not a FIB option); 0, or the exit status. */
+static int sim_option(int c, const char *arg, sim_args *a)
 {
-    enum {
-        O_IMAGE = LPM_OPT_FIRST_FREE, O_SYNTH, O_LINEAR, O_READS, O_TRACE, O_GEN, O_COUNT, O_SEED, O_FIB,
-        O_QUEUE, O_WIDTH, O_BURST, O_ROB, O_LOAD, O_UPDATES, O_IGNORE_CRC, O_URATE, O_CLOCK, O_WARMUP, O_NOCHECK,
-        O_VERIFY, O_JSON, O_RESULTS, O_CLOG, O_TIMING, O_BASELINE, O_PRELOAD, O_LOOKAHEAD, O_HOP, O_PORTS, O_READY
-    };
+    lpm_sim_cfg *cfg = &a->cfg;
+    switch (c) {
+    case O_IMAGE: a->image = arg; break;
+    case O_SYNTH: if (lpm_cli_uint(cmd, "--synthetic", arg, 1, LPM_SIM_MAX_STAGES, &a->synth)) return 2; break;
+    case O_LINEAR: a->linear = 1; break;
+    case O_READS: if (parse_reads(arg, &a->reads_lo, &a->reads_hi)) return 2; a->have_reads = 1; break;
+    case O_TRACE: a->trace = arg; break;
+    case O_GEN: a->gen = arg; break;
+    case O_COUNT: if (lpm_cli_u64(cmd, "--count", arg, 1, UINT64_MAX / 2, &a->count)) return 2; break;
+    case O_SEED: if (lpm_cli_u64(cmd, "--seed", arg, 0, UINT64_MAX, &a->seed)) return 2; break;
+    case O_FIB: a->fib_path = arg; break;
+    case O_QUEUE: if (lpm_cli_uint(cmd, "--queue", arg, 0, 65536, &cfg->queue)) return 2; break;
+    case O_WIDTH: if (lpm_cli_uint(cmd, "--issue-width", arg, 1, 64, &cfg->width)) return 2; break;
+    case O_BURST: if (lpm_cli_double(cmd, "--burst", arg, 1.0, 1e9, &a->burst)) return 2; break;
+    case O_ROB: if (lpm_cli_uint(cmd, "--rob", arg, 0, 1u << 20, &cfg->rob)) return 2; break;
+    case O_LOAD: if (lpm_cli_double(cmd, "--load", arg, 1e-9, 64.0, &cfg->load)) return 2; break;
+    case O_UPDATES: a->updates = arg; break;
+    case O_IGNORE_CRC: a->ignore_crc = 1; break;
+    case O_URATE: if (lpm_cli_double(cmd, "--update-rate", arg, 0.0, 1e12, &a->urate)) return 2; break;
+    case O_CLOCK: if (lpm_cli_double(cmd, "--clock-mhz", arg, 1e-3, 1e6, &a->clock_mhz)) return 2; break;
+    case O_WARMUP: if (lpm_cli_u64(cmd, "--warmup", arg, 0, UINT64_MAX / 2, &cfg->warmup)) return 2; break;
+    case O_NOCHECK: a->check = 0; break;
+    case O_VERIFY: a->verify = 1; break;
+    case O_JSON: a->json = 1; break;
+    case O_RESULTS: a->results = arg; break;
+    case O_CLOG: a->clog = arg; break;
+    case O_TIMING: a->timing = 1; break;
+    case O_PRELOAD: a->pre = 1; break;
+    case O_HOP: if (lpm_cli_uint(cmd, "--hop-cycles", arg, 1, 16, &cfg->hop)) return 2; break;
+    case O_PORTS: if (lpm_cli_uint(cmd, "--ports", arg, 1, 2, &cfg->ports)) return 2; break;
+    case O_READY: if (lpm_cli_double(cmd, "--result-ready", arg, 1e-6, 1.0, &cfg->result_ready)) return 2; break;
+    case O_LOOKAHEAD: if (lpm_cli_uint(cmd, "--lookahead", arg, 0, 4096, &cfg->lookahead)) return 2; break;
+    case O_BASELINE: if (lpm_cli_uint(cmd, "--walk-baseline", arg, 1, 4096, &a->baseline)) return 2; break;
+    default: return lpm_cli_usage_error(cmd);
+    }
+    return 0;
+}
+
+/* 0 with *help_given set when --help was given (help printed), else the exit
+ * status of a bad option (0: go on). */
+static int parse_args(int argc, char **argv, sim_args *a, int *help_given)
+{
     static const struct option lo[] = {
         { "image", required_argument, 0, O_IMAGE },
         { "synthetic", required_argument, 0, O_SYNTH },
@@ -331,309 +409,320 @@ int lpm_cmd_sim(int argc, char **argv)
         LPM_CLI_FIB_LONGOPTS,
         { 0, 0, 0, 0 },
     };
-    lpm_fib_opts fo;
-    lpm_fib_opts_default(&fo);
-    lpm_sim_cfg cfg;
-    lpm_sim_cfg_default(&cfg);
-    const char *image = NULL, *trace = NULL, *gen = NULL, *fib_path = NULL, *updates = NULL;
-    const char *results = NULL, *clog = NULL;
-    unsigned synth = 0, reads_lo = 0, reads_hi = 0, baseline = 0;
-    int linear = 0, have_reads = 0, check = 1, verify = 0, json = 0, timing = 0, pre = 0, ignore_crc = 0, c;
-    uint64_t count = 100000, seed = 1;
-    double burst = 1.0, urate = 0.0, clock_mhz = 200.0;
+    memset(a, 0, sizeof *a);
+    lpm_fib_opts_default(&a->fo);
+    lpm_sim_cfg_default(&a->cfg);
+    a->check = 1;
+    a->count = 100000;
+    a->seed = 1;
+    a->burst = 1.0;
+    a->clock_mhz = 200.0;
+    a->kind = -1;
+    *help_given = 0;
+    int c, rc;
     while ((c = lpm_cli_getopt(cmd, argc, argv, "h", lo)) != -1) {
-        int r = lpm_cli_fib_option(cmd, c, optarg, &fo);
+        int r = lpm_cli_fib_option(cmd, c, optarg, &a->fo);
         if (r < 0)
             return 2;
         if (r > 0)
             continue;
-        switch (c) {
-        case O_IMAGE: image = optarg; break;
-        case O_SYNTH: if (lpm_cli_uint(cmd, "--synthetic", optarg, 1, LPM_SIM_MAX_STAGES, &synth)) return 2; break;
-        case O_LINEAR: linear = 1; break;
-        case O_READS: if (parse_reads(optarg, &reads_lo, &reads_hi)) return 2; have_reads = 1; break;
-        case O_TRACE: trace = optarg; break;
-        case O_GEN: gen = optarg; break;
-        case O_COUNT: if (lpm_cli_u64(cmd, "--count", optarg, 1, UINT64_MAX / 2, &count)) return 2; break;
-        case O_SEED: if (lpm_cli_u64(cmd, "--seed", optarg, 0, UINT64_MAX, &seed)) return 2; break;
-        case O_FIB: fib_path = optarg; break;
-        case O_QUEUE: if (lpm_cli_uint(cmd, "--queue", optarg, 0, 65536, &cfg.queue)) return 2; break;
-        case O_WIDTH: if (lpm_cli_uint(cmd, "--issue-width", optarg, 1, 64, &cfg.width)) return 2; break;
-        case O_BURST: if (lpm_cli_double(cmd, "--burst", optarg, 1.0, 1e9, &burst)) return 2; break;
-        case O_ROB: if (lpm_cli_uint(cmd, "--rob", optarg, 0, 1u << 20, &cfg.rob)) return 2; break;
-        case O_LOAD: if (lpm_cli_double(cmd, "--load", optarg, 1e-9, 64.0, &cfg.load)) return 2; break;
-        case O_UPDATES: updates = optarg; break;
-        case O_IGNORE_CRC: ignore_crc = 1; break;
-        case O_URATE: if (lpm_cli_double(cmd, "--update-rate", optarg, 0.0, 1e12, &urate)) return 2; break;
-        case O_CLOCK: if (lpm_cli_double(cmd, "--clock-mhz", optarg, 1e-3, 1e6, &clock_mhz)) return 2; break;
-        case O_WARMUP: if (lpm_cli_u64(cmd, "--warmup", optarg, 0, UINT64_MAX / 2, &cfg.warmup)) return 2; break;
-        case O_NOCHECK: check = 0; break;
-        case O_VERIFY: verify = 1; break;
-        case O_JSON: json = 1; break;
-        case O_RESULTS: results = optarg; break;
-        case O_CLOG: clog = optarg; break;
-        case O_TIMING: timing = 1; break;
-        case O_PRELOAD: pre = 1; break;
-        case O_HOP: if (lpm_cli_uint(cmd, "--hop-cycles", optarg, 1, 16, &cfg.hop)) return 2; break;
-        case O_PORTS: if (lpm_cli_uint(cmd, "--ports", optarg, 1, 2, &cfg.ports)) return 2; break;
-        case O_READY: if (lpm_cli_double(cmd, "--result-ready", optarg, 1e-6, 1.0, &cfg.result_ready)) return 2; break;
-        case O_LOOKAHEAD: if (lpm_cli_uint(cmd, "--lookahead", optarg, 0, 4096, &cfg.lookahead)) return 2; break;
-        case O_BASELINE: if (lpm_cli_uint(cmd, "--walk-baseline", optarg, 1, 4096, &baseline)) return 2; break;
-        case 'h': help(stdout); return 0;
-        default: return lpm_cli_usage_error(cmd);
+        if (c == 'h') {
+            help(stdout);
+            *help_given = 1;
+            return 0;
         }
+        if ((rc = sim_option(c, optarg, a)))
+            return rc;
     }
     if (optind < argc) {
         lpm_cli_error(cmd, "unexpected argument '%s'", argv[optind]);
         return 2;
     }
-    if (!!image + !!synth != 1) {
+    return 0;
+}
+
+/* The options that go together; 0 or 2 after the message. */
+static int check_args(sim_args *a)
+{
+    if (!!a->image + !!a->synth != 1) {
         lpm_cli_error(cmd, "give exactly one of --image and --synthetic");
         return 2;
     }
-    if (synth && (trace || gen || updates || verify || baseline)) {
+    if (a->synth && (a->trace || a->gen || a->updates || a->verify || a->baseline)) {
         lpm_cli_error(cmd, "--synthetic takes no --trace, --gen, --updates, --verify or --walk-baseline");
         return 2;
     }
-    if (image && !!trace + !!gen != 1) {
+    if (a->image && !!a->trace + !!a->gen != 1) {
         lpm_cli_error(cmd, "with --image give exactly one of --trace and --gen");
         return 2;
     }
-    if ((linear || have_reads) && !synth) {
+    if ((a->linear || a->have_reads) && !a->synth) {
         lpm_cli_error(cmd, "--linear and --reads go with --synthetic");
         return 2;
     }
-    if ((urate > 0 || ignore_crc) && !updates) {
-        lpm_cli_error(cmd, "%s needs --updates", ignore_crc ? "--ignore-image-crc" : "--update-rate");
+    if ((a->urate > 0 || a->ignore_crc) && !a->updates) {
+        lpm_cli_error(cmd, "%s needs --updates", a->ignore_crc ? "--ignore-image-crc" : "--update-rate");
         return 2;
     }
-    int kind = -1;
-    if (gen && (kind = lpm_cli_trace_kind(cmd, "--gen", gen)) < 0)
+    if (a->gen && (a->kind = lpm_cli_trace_kind(cmd, "--gen", a->gen)) < 0)
         return 2;
+    return 0;
+}
 
+/* The image (and the bubble file, checked against it before anything
+ * runs) or the synthetic pipeline. */
+static int load_inputs(sim_args *a, sim_state *s)
+{
     lpm_err err;
-    int rc = 0;
-    lpm_image *img = NULL;
-    lpm_fib fib;
-    lpm_fib_init(&fib);
-    int have_fib = 0;
-    lpm_sim_walker w;
-    lpm_sim_synth sy;
-    lpm_sim_synth_src ss;
-    lpm_sim_file_src fs = { 0 };
-    lpm_sim_gen_src gs = { 0 };
-    lpm_sim_burst_src bs = { 0 };
-    int have_bs = 0;
-    lpm_sim_bfile bf = { 0 };
-    mem_src ms = { 0 }; /* before the first goto out, which frees it */
-    check_ctx cc = { 0 };
-    cc.ordered = 1;
-    lpm_sim *sim = NULL;
-    FILE *clog_fp = NULL;
-    char source[256];
-    lpm_sim_source_fn src;
-    void *src_ctx;
-
-    if (image) {
-        if ((rc = lpm_image_load(&img, image, &err))) {
+    int rc;
+    if (!a->image) {
+        lpm_sim_synth_init(&s->sy, a->synth, !a->linear, &s->w);
+        if (!a->have_reads)
+            a->reads_lo = a->reads_hi = a->synth;
+        s->cc.synthetic = 1;
+        return 0;
+    }
+    if ((rc = lpm_image_load(&s->img, a->image, &err))) {
+        lpm_cli_error(cmd, "%s", err.msg);
+        return rc;
+    }
+    lpm_sim_image_walker(s->img, &s->w);
+    s->cc.family = lpm_image_family(s->img);
+    s->cc.nh = lpm_image_nhtab(s->img);
+    if (a->updates) {
+        double cpu = a->urate > 0 ? a->clock_mhz * 1e6 / a->urate : 0.0;
+        if ((rc = lpm_sim_bfile_open(&s->bf, a->updates, s->img, cpu, a->ignore_crc, &err))) {
             lpm_cli_error(cmd, "%s", err.msg);
             return rc;
         }
-        lpm_sim_image_walker(img, &w);
-        cc.family = lpm_image_family(img);
-        cc.nh = lpm_image_nhtab(img);
-        /* The whole bubble file is checked against the image before anything runs. */
-        if (updates) {
-            double cpu = urate > 0 ? clock_mhz * 1e6 / urate : 0.0;
-            if ((rc = lpm_sim_bfile_open(&bf, updates, img, cpu, ignore_crc, &err))) {
-                lpm_cli_error(cmd, "%s", err.msg);
-                goto out;
-            }
-            if (bf.crc_differs)
-                lpm_cli_note(cmd, "%s was made for another image (its CRC differs); applied as --ignore-image-crc asks",
-                              updates);
-        }
-    } else {
-        lpm_sim_synth_init(&sy, synth, !linear, &w);
-        if (!have_reads)
-            reads_lo = reads_hi = synth;
-        cc.synthetic = 1;
+        if (s->bf.crc_differs)
+            lpm_cli_note(cmd, "%s was made for another image (its CRC differs); applied as --ignore-image-crc asks",
+                          a->updates);
     }
-    /* The table: for the generators and the reference check. */
-    if (image && ((gen && kind != LPM_TRACE_UNIFORM) || verify || gen)) {
-        if (fib_path) {
-            if ((rc = lpm_cli_load_fib(cmd, fib_path, &fo, &fib)))
-                goto out;
-            if (fib.family != cc.family) {
-                lpm_cli_error(cmd, "--fib is IPv%d, the image IPv%d", fib.family, cc.family);
-                rc = 2;
-                goto out;
-            }
-        } else if ((rc = lpm_cli_image_fib(img, &fib, &err))) {
-            lpm_cli_error(cmd, "%s", err.msg);
-            goto out;
-        }
-        have_fib = 1;
-    }
-    if (verify && (rc = lpm_ref_build(&cc.ref, &fib, &err))) {
-        lpm_cli_error(cmd, "%s", err.msg);
-        goto out;
-    }
-    if (synth) {
-        lpm_sim_synth_src_init(&ss, synth, !linear, reads_lo, reads_hi, burst, count, seed);
-        src = lpm_sim_synth_next;
-        src_ctx = &ss;
-        snprintf(source, sizeof source, "synthetic: %" PRIu64 " requests, %u-%u reads, seed %" PRIu64, count,
-                 reads_lo, reads_hi, seed);
-    } else if (trace) {
-        if ((rc = lpm_sim_file_src_open(&fs, trace, cc.family, &err))) {
-            lpm_cli_error(cmd, "%s", err.msg);
-            goto out;
-        }
-        src = lpm_sim_file_next;
-        src_ctx = &fs;
-        snprintf(source, sizeof source, "trace %s", trace);
-    } else {
-        if ((rc = lpm_sim_gen_src_init(&gs, &fib, kind, count, seed, &err))) {
-            lpm_cli_error(cmd, "%s", err.msg);
-            goto out;
-        }
-        src = lpm_sim_gen_next;
-        src_ctx = &gs;
-        snprintf(source, sizeof source, "%s: %" PRIu64 " requests, seed %" PRIu64, gen, count, seed);
-    }
-    if (image && burst > 1.0) {
-        if ((rc = lpm_sim_burst_src_init(&bs, src, src_ctx, burst, seed, w.stages, lpm_sim_image_entry, img, &err))) {
-            lpm_cli_error(cmd, "%s", err.msg);
-            goto out;
-        }
-        have_bs = 1;
-        src = lpm_sim_burst_next;
-        src_ctx = &bs;
-        size_t l = strlen(source);
-        snprintf(source + l, sizeof source - l, ", bursts of one entry stage (mean %g)", burst);
-    }
+    return 0;
+}
 
-    if (pre) {
-        if ((rc = preload(&ms, src, src_ctx, &err))) {
-            lpm_cli_error(cmd, "%s", err.msg);
-            goto out;
-        }
-        src = mem_next;
-        src_ctx = &ms;
-    }
-    if (baseline) {
-        uint64_t n = 0, sum = 0;
-        double t0 = now_s();
-        rc = lpm_sim_walk_baseline(img, baseline, src, src_ctx, &n, &sum, &err);
-        double dt = now_s() - t0;
-        if (rc) {
-            lpm_cli_error(cmd, "%s", err.msg);
-            goto out;
-        }
-        printf("{\"walk_baseline\":%u,\"lookups\":%" PRIu64 ",\"seconds\":%.4f,\"lookups_per_s\":%.0f,\"checksum\":%" PRIu64 "}\n",
-               baseline, n, dt, dt > 0 ? (double)n / dt : 0.0, sum);
-        goto out;
-    }
-
-    if (clog && !(clog_fp = lpm_cli_open_out(cmd, clog, &rc)))
-        goto out;
-    if (results && !(cc.results = lpm_cli_open_out(cmd, results, &rc)))
-        goto out;
-    if (cc.results)
-        fprintf(cc.results, "id,addr,nh,dit_cycle,exit_cycle,out_cycle\n");
-    cfg.cycle_log = clog_fp;
-    if ((rc = lpm_sim_new(&sim, &w, &cfg, &err))) {
-        lpm_cli_error(cmd, "%s", err.msg);
-        goto out;
-    }
-    cc.img = img;
-    cc.check = check;
-    lpm_sim_bubble_fn bsrc = NULL;
-    if (updates) {
-        bsrc = lpm_sim_bfile_next;
-        if (check) {
-            cc.sh_enter = lpm_image_clone(img);
-            cc.sh_exit = lpm_image_clone(img);
-            if (!cc.sh_enter || !cc.sh_exit) {
-                lpm_cli_error(cmd, "out of memory");
-                rc = 1;
-                goto out;
+/* The table: for the generators and the reference check. */
+static int load_table(const sim_args *a, sim_state *s)
+{
+    lpm_err err;
+    int rc;
+    if (a->image && (a->gen || a->verify)) {
+        if (a->fib_path) {
+            if ((rc = lpm_cli_load_fib(cmd, a->fib_path, &a->fo, &s->fib)))
+                return rc;
+            if (s->fib.family != s->cc.family) {
+                lpm_cli_error(cmd, "--fib is IPv%d, the image IPv%d", s->fib.family, s->cc.family);
+                return 2;
             }
-            cc.bf = &bf;
-            lpm_sim_set_dit_hook(sim, dit_hook, &cc);
-            lpm_sim_set_bubble_hook(sim, bubble_hook, &cc);
-        }
-        if (cc.ref) {
-            lpm_cli_note(cmd, "--verify with --updates: the reference does not follow the bubbles; "
-                               "answers are checked against the interpreter before and after each update");
-            lpm_ref_free(cc.ref);
-            cc.ref = NULL;
+        } else if ((rc = lpm_cli_image_fib(s->img, &s->fib, &err))) {
+            lpm_cli_error(cmd, "%s", err.msg);
+            return rc;
         }
     }
+    if (a->verify && (rc = lpm_ref_build(&s->cc.ref, &s->fib, &err))) {
+        lpm_cli_error(cmd, "%s", err.msg);
+        return rc;
+    }
+    return 0;
+}
+
+/* The request stream: synthetic, a trace file or a generator, then bursts
+ * and --preload on top. */
+static int open_source(const sim_args *a, sim_state *s)
+{
+    lpm_err err;
+    int rc = 0;
+    if (a->synth) {
+        lpm_sim_synth_src_init(&s->ss, a->synth, !a->linear, a->reads_lo, a->reads_hi, a->burst, a->count, a->seed);
+        s->src = lpm_sim_synth_next;
+        s->src_ctx = &s->ss;
+        snprintf(s->source, sizeof s->source, "synthetic: %" PRIu64 " requests, %u-%u reads, seed %" PRIu64,
+                 a->count, a->reads_lo, a->reads_hi, a->seed);
+    } else if (a->trace) {
+        rc = lpm_sim_file_src_open(&s->fs, a->trace, s->cc.family, &err);
+        s->src = lpm_sim_file_next;
+        s->src_ctx = &s->fs;
+        snprintf(s->source, sizeof s->source, "trace %s", a->trace);
+    } else {
+        rc = lpm_sim_gen_src_init(&s->gs, &s->fib, a->kind, a->count, a->seed, &err);
+        s->src = lpm_sim_gen_next;
+        s->src_ctx = &s->gs;
+        snprintf(s->source, sizeof s->source, "%s: %" PRIu64 " requests, seed %" PRIu64, a->gen, a->count, a->seed);
+    }
+    if (!rc && a->image && a->burst > 1.0) {
+        rc = lpm_sim_burst_src_init(&s->bs, s->src, s->src_ctx, a->burst, a->seed, s->w.stages, lpm_sim_image_entry,
+                                    s->img, &err);
+        if (!rc) {
+            s->have_bs = 1;
+            s->src = lpm_sim_burst_next;
+            s->src_ctx = &s->bs;
+            size_t l = strlen(s->source);
+            snprintf(s->source + l, sizeof s->source - l, ", bursts of one entry stage (mean %g)", a->burst);
+        }
+    }
+    if (!rc && a->pre && !(rc = preload(&s->ms, s->src, s->src_ctx, &err))) {
+        s->src = mem_next;
+        s->src_ctx = &s->ms;
+    }
+    if (rc)
+        lpm_cli_error(cmd, "%s", err.msg);
+    return rc;
+}
+
+/* --walk-baseline: the image walked with K lookups in flight, no pipeline. */
+static int walk_baseline(const sim_args *a, sim_state *s)
+{
+    lpm_err err;
+    uint64_t n = 0, sum = 0;
     double t0 = now_s();
-    rc = lpm_sim_run(sim, src, src_ctx, bsrc, &bf, sink, &cc, &err);
+    int rc = lpm_sim_walk_baseline(s->img, a->baseline, s->src, s->src_ctx, &n, &sum, &err);
     double dt = now_s() - t0;
     if (rc) {
         lpm_cli_error(cmd, "%s", err.msg);
-        goto out;
+        return rc;
     }
-    if (cc.oom) {
+    printf("{\"walk_baseline\":%u,\"lookups\":%" PRIu64 ",\"seconds\":%.4f,\"lookups_per_s\":%.0f,\"checksum\":%" PRIu64 "}\n",
+           a->baseline, n, dt, dt > 0 ? (double)n / dt : 0.0, sum);
+    return 0;
+}
+
+/* The simulator with its outputs and, with --updates, the hooks that keep
+ * the before/after copies of the table the checks need. */
+static int make_sim(sim_args *a, sim_state *s)
+{
+    lpm_err err;
+    int rc = 0;
+    check_ctx *cc = &s->cc;
+    if (a->clog && !(s->clog_fp = lpm_cli_open_out(cmd, a->clog, &rc)))
+        return rc;
+    if (a->results && !(cc->results = lpm_cli_open_out(cmd, a->results, &rc)))
+        return rc;
+    if (cc->results)
+        fprintf(cc->results, "id,addr,nh,dit_cycle,exit_cycle,out_cycle\n");
+    a->cfg.cycle_log = s->clog_fp;
+    if ((rc = lpm_sim_new(&s->sim, &s->w, &a->cfg, &err))) {
+        lpm_cli_error(cmd, "%s", err.msg);
+        return rc;
+    }
+    cc->img = s->img;
+    cc->check = a->check;
+    if (!a->updates)
+        return 0;
+    if (a->check) {
+        cc->sh_enter = lpm_image_clone(s->img);
+        cc->sh_exit = lpm_image_clone(s->img);
+        if (!cc->sh_enter || !cc->sh_exit) {
+            lpm_cli_error(cmd, "out of memory");
+            return 1;
+        }
+        cc->bf = &s->bf;
+        lpm_sim_set_dit_hook(s->sim, dit_hook, cc);
+        lpm_sim_set_bubble_hook(s->sim, bubble_hook, cc);
+    }
+    if (cc->ref) {
+        lpm_cli_note(cmd, "--verify with --updates: the reference does not follow the bubbles; "
+                           "answers are checked against the interpreter before and after each update");
+        lpm_ref_free(cc->ref);
+        cc->ref = NULL;
+    }
+    return 0;
+}
+
+/* Runs the simulation and prints the report; 1 on a mismatch. */
+static int simulate(const sim_args *a, sim_state *s)
+{
+    lpm_err err;
+    check_ctx *cc = &s->cc;
+    double t0 = now_s();
+    int rc = lpm_sim_run(s->sim, s->src, s->src_ctx, a->updates ? lpm_sim_bfile_next : NULL, &s->bf, sink, cc, &err);
+    double dt = now_s() - t0;
+    if (rc) {
+        lpm_cli_error(cmd, "%s", err.msg);
+        return rc;
+    }
+    if (cc->oom) {
         lpm_cli_error(cmd, "out of memory");
-        rc = 1;
-        goto out;
+        return 1;
     }
-    const lpm_sim_stats *st = lpm_sim_get_stats(sim);
-    if (cc.count != st->requests || cc.id_sum != (st->requests ? st->requests * (st->requests - 1) / 2 : 0) ||
-        (cfg.rob && !cc.ordered)) {
-        lpm_cli_error(cmd, "internal error: %" PRIu64 " results for %" PRIu64 " requests%s", cc.count, st->requests,
-                      cfg.rob && !cc.ordered ? ", out of input order" : "");
-        rc = 1;
-        goto out;
+    const lpm_sim_stats *st = lpm_sim_get_stats(s->sim);
+    const lpm_sim_cfg *cfg = &a->cfg;
+    if (cc->count != st->requests || cc->id_sum != (st->requests ? st->requests * (st->requests - 1) / 2 : 0) ||
+        (cfg->rob && !cc->ordered)) {
+        lpm_cli_error(cmd, "internal error: %" PRIu64 " results for %" PRIu64 " requests%s", cc->count, st->requests,
+                      cfg->rob && !cc->ordered ? ", out of input order" : "");
+        return 1;
     }
     if (st->requests && !st->win_cycles)
         lpm_cli_error(cmd, "warning: --warmup %" PRIu64 " leaves no steady-state window (the last dispatch was before it): "
-                           "LPC and utilisation are 0", cfg.warmup);
-    lpm_sim_report rep = { st, &cfg, w.stages, w.ring, source, burst, urate, clock_mhz,
-                           cc.synthetic || !check ? "none" : cc.sh_enter ? "interpreter before/after update" : "interpreter",
-                           cc.checked, cc.mismatches, cc.ref_checked, cc.ref_mismatches };
-    if (json)
+                           "LPC and utilisation are 0", cfg->warmup);
+    lpm_sim_report rep = { st, cfg, s->w.stages, s->w.ring, s->source, a->burst, a->urate, a->clock_mhz,
+                           cc->synthetic || !a->check ? "none" : cc->sh_enter ? "interpreter before/after update" : "interpreter",
+                           cc->checked, cc->mismatches, cc->ref_checked, cc->ref_mismatches };
+    if (a->json)
         lpm_sim_report_json(stdout, &rep);
     else
         lpm_sim_report_table(stdout, &rep);
-    if (timing)
+    if (a->timing)
         fprintf(stderr, "lpmpipe: sim: %" PRIu64 " lookups, %" PRIu64 " cycles in %.3f s: %.0f lookups/s, %.0f cycles/s\n",
                 st->requests, st->cycles, dt, dt > 0 ? (double)st->requests / dt : 0.0,
                 dt > 0 ? (double)st->cycles / dt : 0.0);
-    if (cc.mismatches || cc.ref_mismatches) {
-        lpm_cli_error(cmd, "%" PRIu64 " mismatch%s", cc.mismatches + cc.ref_mismatches,
-                      cc.mismatches + cc.ref_mismatches == 1 ? "" : "es");
-        rc = 1;
+    if (cc->mismatches || cc->ref_mismatches) {
+        lpm_cli_error(cmd, "%" PRIu64 " mismatch%s", cc->mismatches + cc->ref_mismatches,
+                      cc->mismatches + cc->ref_mismatches == 1 ? "" : "es");
+        return 1;
     }
-out:
-    if (clog_fp && lpm_cli_close_out(cmd, clog_fp, clog) && !rc)
+    return 0;
+}
+
+/* Closes the outputs (a failed close makes a clean run fail) and frees
+ * everything; returns the exit status. */
+static int finish(const sim_args *a, sim_state *s, int rc)
+{
+    if (s->clog_fp && lpm_cli_close_out(cmd, s->clog_fp, a->clog) && !rc)
         rc = 1;
-    if (cc.results && lpm_cli_close_out(cmd, cc.results, results) && !rc)
+    if (s->cc.results && lpm_cli_close_out(cmd, s->cc.results, a->results) && !rc)
         rc = 1;
     if (fflush(stdout) && !rc)
         rc = 1;
-    free(ms.a);
-    free(cc.fw);
-    free(cc.fu_end);
-    lpm_sim_free(sim);
-    lpm_sim_bfile_close(&bf);
-    lpm_sim_file_src_close(&fs);
-    lpm_sim_gen_src_free(&gs);
-    if (have_bs) {
-        if (!rc && bs.dropped)
-            fprintf(stderr, "lpmpipe: sim: --burst: %" PRIu64 " addresses dropped (their entry stage's pool was full)\n", bs.dropped);
-        lpm_sim_burst_src_free(&bs);
+    free(s->ms.a);
+    free(s->cc.fw);
+    free(s->cc.fu_end);
+    lpm_sim_free(s->sim);
+    lpm_sim_bfile_close(&s->bf);
+    lpm_sim_file_src_close(&s->fs);
+    lpm_sim_gen_src_free(&s->gs);
+    if (s->have_bs) {
+        if (!rc && s->bs.dropped)
+            fprintf(stderr, "lpmpipe: sim: --burst: %" PRIu64 " addresses dropped (their entry stage's pool was full)\n",
+                    s->bs.dropped);
+        lpm_sim_burst_src_free(&s->bs);
     }
-    lpm_ref_free(cc.ref);
-    lpm_image_free(cc.sh_enter);
-    lpm_image_free(cc.sh_exit);
-    lpm_image_free(img);
-    if (have_fib || 1)
-        lpm_fib_free(&fib);
+    lpm_ref_free(s->cc.ref);
+    lpm_image_free(s->cc.sh_enter);
+    lpm_image_free(s->cc.sh_exit);
+    lpm_image_free(s->img);
+    lpm_fib_free(&s->fib);
     return rc;
+}
+
+int lpm_cmd_sim(int argc, char **argv)
+{
+    sim_args a;
+    int help_given, rc = parse_args(argc, argv, &a, &help_given);
+    if (rc || help_given)
+        return rc;
+    if ((rc = check_args(&a)))
+        return rc;
+    sim_state s;
+    memset(&s, 0, sizeof s);
+    lpm_fib_init(&s.fib);
+    s.cc.ordered = 1;
+    if (!(rc = load_inputs(&a, &s)) && !(rc = load_table(&a, &s)) && !(rc = open_source(&a, &s))) {
+        if (a.baseline)
+            rc = walk_baseline(&a, &s);
+        else if (!(rc = make_sim(&a, &s)))
+            rc = simulate(&a, &s);
+    }
+    return finish(&a, &s, rc);
 }
