@@ -72,11 +72,12 @@ int lpm_cli_addresses(int family, const char *what, const char *trace,
 }
 
 int lpm_cli_answer(const char *engine, const lpm_addr *a, int family, const char *got,
-                   const lpm_ref *ref, const lpm_nhtab *ref_nh)
+                   const lpm_ref *ref, const lpm_nhtab *ref_nh, int quiet)
 {
     char buf[LPM_ADDR_STRLEN];
     lpm_addr_format(a, family, buf, sizeof buf);
-    printf("%s %s\n", buf, got);
+    if (!quiet)
+        printf("%s %s\n", buf, got);
     if (!ref)
         return 0;
     int len;

@@ -20,11 +20,11 @@ typedef int (*lpm_cli_addr_fn)(void *ctx, const lpm_addr *a);
 int lpm_cli_addresses(int family, const char *what, const char *trace,
                       int argc, char **argv, int first, lpm_cli_addr_fn fn, void *ctx);
 
-/* Prints "addr nexthop" ('-' = no match). With ref, compares the answer by
+/* Prints "addr nexthop" ('-' = no match) unless quiet. With ref, compares the answer by
  * next-hop token with the reference (whose tokens are in ref_nh) and
  * reports a mismatch on stderr with both answers and the prefix that
  * should have matched; returns 1 on a mismatch, else 0. */
 int lpm_cli_answer(const char *engine, const lpm_addr *a, int family, const char *got,
-                   const lpm_ref *ref, const lpm_nhtab *ref_nh);
+                   const lpm_ref *ref, const lpm_nhtab *ref_nh, int quiet);
 
 #endif

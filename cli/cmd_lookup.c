@@ -52,7 +52,7 @@ static int answer(void *vc, const lpm_addr *a)
     uint32_t nh = c->e->lookup(c->state, a);
     c->mismatches += (unsigned long)lpm_cli_answer(c->e->name, a, c->family,
                                                    nh == LPM_NH_NONE ? "-" : lpm_nhtab_name(&c->fib->nh, nh),
-                                                   c->ref, &c->fib->nh);
+                                                   c->ref, &c->fib->nh, 0);
     return 0;
 }
 

@@ -14,7 +14,8 @@ static const char *cmd = "lookup";
 static void help(FILE *fp)
 {
     fprintf(fp,
-            "usage: lpmpipe lookup --image IMG [--trace FILE] [--verify [--fib F]] [--stats] [ADDR... | -]\n"
+            "usage: lpmpipe lookup --image IMG [--trace FILE] [--verify [--fib F]] [--stats] [--json]\n"
+            "                      [ADDR... | -]\n"
             "\n"
             "Looks addresses up by walking the pipeline image as the hardware does (one\n"
             "word per stage visit) and prints one 'addr nexthop' line each ('-' = none).\n"
@@ -25,6 +26,8 @@ static void help(FILE *fp)
             "                image holds, or of --fib F; mismatches are reported, exit 1\n"
             "  --fib F       the table to verify against (any format lpmpipe fib reads)\n"
             "  --stats       print stage reads and ring loops per lookup to stderr\n"
+            "  --json        print those figures as one JSON object on stdout instead of\n"
+            "                the answers (lookups, reads_mean/max, loops_mean/max, mismatches)\n"
             LPM_CLI_FIB_HELP);
 }
 
@@ -33,6 +36,7 @@ typedef struct {
     lpm_ref *ref;
     const lpm_nhtab *ref_nh;
     unsigned long n, mismatches, visits, loops, max_visits, max_loops;
+    int json;
 } ctx;
 
 static int answer(void *vc, const lpm_addr *a)
@@ -50,7 +54,7 @@ static int answer(void *vc, const lpm_addr *a)
     if (v.loops > c->max_loops)
         c->max_loops = v.loops;
     const char *got = v.best_nh == LPM_NH_NONE ? "-" : lpm_nhtab_name(&c->img->nh, v.best_nh);
-    c->mismatches += (unsigned long)lpm_cli_answer("image", a, c->img->family, got, c->ref, c->ref_nh);
+    c->mismatches += (unsigned long)lpm_cli_answer("image", a, c->img->family, got, c->ref, c->ref_nh, c->json);
     return 0;
 }
 
@@ -71,13 +75,14 @@ static int ref_from_image(const lpm_image *img, lpm_ref **out, lpm_err *err)
 
 int lpm_cmd_lookup_image(int argc, char **argv)
 {
-    enum { O_IMAGE = LPM_OPT_FIRST_FREE, O_FIB, O_TRACE, O_VERIFY, O_STATS };
+    enum { O_IMAGE = LPM_OPT_FIRST_FREE, O_FIB, O_TRACE, O_VERIFY, O_STATS, O_JSON };
     static const struct option lo[] = {
         { "image", required_argument, 0, O_IMAGE },
         { "fib", required_argument, 0, O_FIB },
         { "trace", required_argument, 0, O_TRACE },
         { "verify", no_argument, 0, O_VERIFY },
         { "stats", no_argument, 0, O_STATS },
+        { "json", no_argument, 0, O_JSON },
         { "help", no_argument, 0, 'h' },
         LPM_CLI_FIB_LONGOPTS,
         { 0, 0, 0, 0 },
@@ -85,7 +90,7 @@ int lpm_cmd_lookup_image(int argc, char **argv)
     lpm_fib_opts fo;
     lpm_fib_opts_default(&fo);
     const char *image = NULL, *fib_path = NULL, *trace = NULL;
-    int verify = 0, stats = 0, c;
+    int verify = 0, stats = 0, json = 0, c;
     optind = 1;
     while ((c = lpm_cli_getopt(cmd, argc, argv, "h", lo)) != -1) {
         int r = lpm_cli_fib_option(cmd, c, optarg, &fo);
@@ -99,6 +104,7 @@ int lpm_cmd_lookup_image(int argc, char **argv)
         case O_TRACE: trace = optarg; break;
         case O_VERIFY: verify = 1; break;
         case O_STATS: stats = 1; break;
+        case O_JSON: json = 1; break;
         case 'h': help(stdout); return 0;
         default: return lpm_cli_usage_error(cmd);
         }
@@ -120,6 +126,7 @@ int lpm_cmd_lookup_image(int argc, char **argv)
     }
     ctx cx = { 0 };
     cx.img = img;
+    cx.json = json;
     lpm_fib fib;
     lpm_fib_init(&fib);
     if (verify) {
@@ -146,6 +153,11 @@ int lpm_cmd_lookup_image(int argc, char **argv)
     if (stats && cx.n)
         fprintf(stderr, "lpmpipe: lookup: %lu lookups, stage reads %.3f mean / %lu max, loops %.4f mean / %lu max\n",
                 cx.n, (double)cx.visits / cx.n, cx.max_visits, (double)cx.loops / cx.n, cx.max_loops);
+    if (json && rc == 0)
+        printf("{\"lookups\":%lu,\"reads_mean\":%.6f,\"reads_max\":%lu,\"loops_mean\":%.6f,\"loops_max\":%lu,"
+               "\"verified\":%s,\"mismatches\":%lu}\n",
+               cx.n, cx.n ? (double)cx.visits / cx.n : 0.0, cx.max_visits, cx.n ? (double)cx.loops / cx.n : 0.0,
+               cx.max_loops, verify ? "true" : "false", cx.mismatches);
     if (rc == 0 && cx.mismatches) {
         lpm_cli_error(cmd, "%lu mismatch%s against the reference", cx.mismatches, cx.mismatches == 1 ? "" : "es");
         rc = 1;

@@ -1,5 +1,6 @@
 /* lpmpipe sim: options (parse_args, check_args), the inputs (load_inputs,
- * load_table, open_source), the checking sink, the run and the report. */
+ * load_table, open_source), the run and the report; the checks on every
+ * answer are in cmd_sim_check.c. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +8,7 @@
 
 #include "cli.h"
 #include "cmd.h"
+#include "cmd_sim_check.h"
 #include "../core/ref_lpm.h"
 #include "../sim/bubble_file.h"
 #include "../sim/sim.h"
@@ -24,11 +26,12 @@ static void help(FILE *fp)
             "                   [--hop-cycles D] [--ports P] [--result-ready F] [--queue Q]\n"
             "                   [--issue-width W] [--burst B] [--rob R] [--lookahead K] [--load L]\n"
             "                   [--warmup C] [--updates FILE [--ignore-image-crc] [--update-rate U]\n"
-            "                   [--clock-mhz F]] [--no-check | --verify] [--json] [--results FILE]\n"
+            "                   [--clock-mhz F] [--drain-updates] [--plant-fault F]]\n"
+            "                   [--no-check | --verify] [--json] [--results FILE]\n"
             "                   [--cycle-log FILE] [--timing] [--preload] [FIB options]\n"
             "       lpmpipe sim --synthetic N [--linear] [--reads A[-B]] [--count N] [--seed S]\n"
             "                   (the pipeline and output options above)\n"
-            "       lpmpipe sim --image IMG --walk-baseline K (--trace FILE | --gen KIND ...) [--preload]\n"
+            "       lpmpipe sim --image IMG --walk-baseline unibit|K (--trace FILE | --gen KIND ...) [--preload]\n"
             "\n"
             "Cycle-level simulation of a CAMP ring or a write-bubble linear pipeline\n"
             "(rules: docs/microarchitecture.md; options and outputs: docs/cli-sim.md).\n"
@@ -65,6 +68,12 @@ static void help(FILE *fp)
             "                      must still fit this one)\n"
             "  --update-rate U     updates per second (with --updates; default: all at once)\n"
             "  --clock-mhz F       clock that turns the rate into cycles (default 200)\n"
+            "  --plant-fault F     for testing the checks: swap-early[=K] (a swap enters K\n"
+            "                      cycles too early, default 1) or no-fence (a rebuild does\n"
+            "                      not wait for the old copy's lookups); the run must fail\n"
+            "  --drain-updates     after the last lookup, run on until every bubble of the\n"
+            "                      file has gone through (default: bubbles not in the window\n"
+            "                      when the lookups end are counted as left, and a note says so)\n"
             "  --warmup C          cycles left out of the steady-state window (default 0)\n"
             "  --no-check          do not check answers against the image interpreter\n"
             "  --verify            also check every answer against the reference LPM\n"
@@ -73,159 +82,11 @@ static void help(FILE *fp)
             "  --cycle-log FILE    the per-cycle log the RTL testbench compares against\n"
             "  --timing            print lookups/s and cycles/s (CPU time) on stderr\n"
             "  --preload           read the whole trace into memory first (for timings)\n"
-            "  --walk-baseline K   instead of simulating: walk the image with K lookups in\n"
-            "                      flight, round robin, and print lookups/s\n"
+            "  --walk-baseline unibit|K  instead of simulating, print lookups/s of a plain\n"
+            "                      walk: unibit = the table's binary trie, 24 lookups in\n"
+            "                      flight (the speed limit make bench compares with); K =\n"
+            "                      the image, K in flight through the interpreter\n"
             LPM_CLI_FIB_HELP);
-}
-
-typedef struct check_ctx {
-    lpm_image *img;        /* the live image (bubbles write it) */
-    lpm_image *sh_enter;   /* every bubble that entered the window applied */
-    lpm_image *sh_exit;    /* every bubble that left the last stage applied */
-    lpm_ref *ref;
-    const lpm_nhtab *nh;
-    int family, check, synthetic;
-    FILE *results;
-    uint64_t checked, mismatches, ref_checked, ref_mismatches;
-    uint64_t count, id_sum, last_id;
-    int ordered;
-    /* Updates in flight, judged whole: the writes of every update whose
-     * first bubble entered and whose last bubble has not left, in order. */
-    const lpm_sim_bfile *bf;
-    lpm_sim_write *fw;        /* concatenated writes */
-    size_t fw_n, fw_cap, fw_head;
-    size_t *fu_end;           /* per update in flight: end offset in fw */
-    size_t fu_n, fu_cap, fu_head;
-    int oom;
-} check_ctx;
-
-static const char *nh_name(const check_ctx *c, uint32_t nh, char *buf, size_t n)
-{
-    if (nh == LPM_NH_NONE)
-        return "-";
-    if (c->synthetic || !c->nh) {
-        snprintf(buf, n, "%" PRIu32, nh);
-        return buf;
-    }
-    if (nh >= c->nh->n) { /* a next hop an update brought: the image has no name for it */
-        snprintf(buf, n, "#%" PRIu32, nh);
-        return buf;
-    }
-    return lpm_nhtab_name(c->nh, nh);
-}
-
-static void addr_text(const check_ctx *c, const lpm_addr *a, char *buf, size_t n)
-{
-    if (c->synthetic)
-        snprintf(buf, n, "e%" PRIu64 "r%" PRIu64, a->hi, a->lo);
-    else
-        lpm_addr_format(a, c->family, buf, n);
-}
-
-static void mismatch(check_ctx *c, const lpm_sim_result *r, const char *who, uint32_t want)
-{
-    if (c->mismatches + c->ref_mismatches > 10)
-        return;
-    char a[LPM_ADDR_STRLEN], b1[16], b2[16];
-    addr_text(c, &r->key, a, sizeof a);
-    fprintf(stderr, "lpmpipe: sim: mismatch: request %" PRIu64 " %s: pipeline says %s, %s says %s (exit cycle %" PRIu64 ")\n",
-            r->id, a, nh_name(c, r->nh, b1, sizeof b1), who, nh_name(c, want, b2, sizeof b2), r->exit_cycle);
-}
-
-static uint32_t dit_hook(void *ctx, uint64_t id, const lpm_addr *key)
-{
-    check_ctx *c = ctx;
-    (void)id;
-    return lpm_image_lookup(c->sh_exit, key);
-}
-
-/* "Before" is the table with every update whose last bubble has left the
- * pipeline; "after" the table with every update whose first bubble has
- * entered. A lookup must answer as one of the two at its output. */
-static void bubble_hook(void *ctx, const lpm_sim_bubble *b, int leaving)
-{
-    check_ctx *c = ctx;
-    if (!leaving && b->first) {
-        const lpm_sim_bfile *bf = c->bf;
-        if (c->fw_head == c->fw_n)
-            c->fw_head = c->fw_n = 0;
-        if (c->fw_n + bf->nuw > c->fw_cap) {
-            size_t cap = (c->fw_n + bf->nuw) * 2;
-            lpm_sim_write *p = realloc(c->fw, cap * sizeof *p);
-            if (!p) {
-                c->oom = 1;
-                return;
-            }
-            c->fw = p;
-            c->fw_cap = cap;
-        }
-        if (c->fu_head == c->fu_n)
-            c->fu_head = c->fu_n = 0;
-        if (c->fu_n == c->fu_cap) {
-            size_t cap = c->fu_cap ? c->fu_cap * 2 : 16;
-            size_t *p = realloc(c->fu_end, cap * sizeof *p);
-            if (!p) {
-                c->oom = 1;
-                return;
-            }
-            c->fu_end = p;
-            c->fu_cap = cap;
-        }
-        for (size_t j = 0; j < bf->nuw; j++) {
-            c->fw[c->fw_n++] = bf->uw[j];
-            lpm_image_write(c->sh_enter, bf->uw[j].stage, bf->uw[j].addr, bf->uw[j].word);
-        }
-        c->fu_end[c->fu_n++] = c->fw_n;
-    }
-    if (leaving && b->last && c->fu_head < c->fu_n) {
-        size_t end = c->fu_end[c->fu_head++];
-        for (; c->fw_head < end; c->fw_head++)
-            lpm_image_write(c->sh_exit, c->fw[c->fw_head].stage, c->fw[c->fw_head].addr, c->fw[c->fw_head].word);
-    }
-}
-
-static int sink(void *ctx, const lpm_sim_result *r, lpm_err *err)
-{
-    check_ctx *c = ctx;
-    (void)err;
-    if (c->count && r->id <= c->last_id)
-        c->ordered = 0;
-    c->count++;
-    c->id_sum += r->id;
-    c->last_id = r->id;
-    if (c->check && !c->synthetic) {
-        c->checked++;
-        if (c->sh_enter) {
-            /* Updates in flight: right before (the table as it was when the
-             * lookup read the DIT) or right after (as it is now). */
-            uint32_t before = r->tag, after = lpm_image_lookup(c->sh_enter, &r->key);
-            if (r->nh != before && r->nh != after) {
-                c->mismatches++;
-                mismatch(c, r, "the interpreter (before and after the concurrent update)", after);
-            }
-        } else {
-            uint32_t want = lpm_image_lookup(c->img, &r->key);
-            if (want != r->nh) {
-                c->mismatches++;
-                mismatch(c, r, "the image interpreter", want);
-            }
-        }
-    }
-    if (c->ref) {
-        c->ref_checked++;
-        uint32_t want = lpm_ref_lookup(c->ref, &r->key, NULL);
-        if (want != r->nh) {
-            c->ref_mismatches++;
-            mismatch(c, r, "the reference LPM", want);
-        }
-    }
-    if (c->results) {
-        char a[LPM_ADDR_STRLEN], b[16];
-        addr_text(c, &r->key, a, sizeof a);
-        fprintf(c->results, "%" PRIu64 ",%s,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", r->id, a,
-                nh_name(c, r->nh, b, sizeof b), r->dit_cycle, r->exit_cycle, r->out_cycle);
-    }
-    return 0;
 }
 
 static int parse_reads(const char *arg, unsigned *lo, unsigned *hi)
@@ -288,13 +149,15 @@ static int preload(mem_src *m, lpm_sim_source_fn src, void *ctx, lpm_err *err)
 
 int lpm_sim_walk_baseline(lpm_image *img, unsigned k, lpm_sim_source_fn src, void *src_ctx,
                           uint64_t *lookups, uint64_t *checksum, lpm_err *err);
+int lpm_sim_walk_unibit(const lpm_fib *f, unsigned k, lpm_sim_source_fn src, void *src_ctx, uint64_t *lookups,
+                        uint64_t *checksum, lpm_err *err);
 
 /* The options, as parsed and checked (parse_args, check_args). */
 typedef struct sim_args {
     lpm_fib_opts fo;
     lpm_sim_cfg cfg;
     const char *image, *trace, *gen, *fib_path, *updates, *results, *clog;
-    unsigned synth, reads_lo, reads_hi, baseline;
+    unsigned synth, reads_lo, reads_hi, baseline, unibit;
     int linear, have_reads, check, verify, json, timing, pre, ignore_crc, kind;
     uint64_t count, seed;
     double burst, urate, clock_mhz;
@@ -314,7 +177,7 @@ typedef struct sim_state {
     int have_bs;
     lpm_sim_bfile bf;
     mem_src ms;
-    check_ctx cc;
+    lpm_sim_check cc;
     lpm_sim *sim;
     FILE *clog_fp;
     char source[256];
@@ -325,8 +188,25 @@ typedef struct sim_state {
 enum {
     O_IMAGE = LPM_OPT_FIRST_FREE, O_SYNTH, O_LINEAR, O_READS, O_TRACE, O_GEN, O_COUNT, O_SEED, O_FIB,
     O_QUEUE, O_WIDTH, O_BURST, O_ROB, O_LOAD, O_UPDATES, O_IGNORE_CRC, O_URATE, O_CLOCK, O_WARMUP, O_NOCHECK,
-    O_VERIFY, O_JSON, O_RESULTS, O_CLOG, O_TIMING, O_BASELINE, O_PRELOAD, O_LOOKAHEAD, O_HOP, O_PORTS, O_READY
+    O_VERIFY, O_JSON, O_RESULTS, O_CLOG, O_TIMING, O_BASELINE, O_PRELOAD, O_LOOKAHEAD, O_HOP, O_PORTS, O_READY,
+    O_DRAIN, O_FAULT
 };
+
+/* --plant-fault F; 0 or 2 after the message. */
+static int plant_fault(const char *arg, lpm_sim_cfg *cfg)
+{
+    if (!strncmp(arg, "swap-early", 10) && (!arg[10] || arg[10] == '=')) {
+        cfg->fault = LPM_SIM_FAULT_SWAP_EARLY;
+        if (arg[10] && lpm_cli_uint(cmd, "--plant-fault swap-early=", arg + 11, 1, 256, &cfg->fault_cycles))
+            return 2;
+    } else if (!strcmp(arg, "no-fence"))
+        cfg->fault = LPM_SIM_FAULT_NO_FENCE;
+    else {
+        lpm_cli_error(cmd, "--plant-fault: '%s' is neither swap-early nor no-fence", arg);
+        return 2;
+    }
+    return 0;
+}
 
 /* One option of the command's own (not a FIB option); 0, or the exit status. */
 static int sim_option(int c, const char *arg, sim_args *a)
@@ -353,6 +233,8 @@ static int sim_option(int c, const char *arg, sim_args *a)
     case O_CLOCK: if (lpm_cli_double(cmd, "--clock-mhz", arg, 1e-3, 1e6, &a->clock_mhz)) return 2; break;
     case O_WARMUP: if (lpm_cli_u64(cmd, "--warmup", arg, 0, UINT64_MAX / 2, &cfg->warmup)) return 2; break;
     case O_NOCHECK: a->check = 0; break;
+    case O_DRAIN: cfg->drain_updates = 1; break;
+    case O_FAULT: return plant_fault(arg, cfg);
     case O_VERIFY: a->verify = 1; break;
     case O_JSON: a->json = 1; break;
     case O_RESULTS: a->results = arg; break;
@@ -363,7 +245,12 @@ static int sim_option(int c, const char *arg, sim_args *a)
     case O_PORTS: if (lpm_cli_uint(cmd, "--ports", arg, 1, 2, &cfg->ports)) return 2; break;
     case O_READY: if (lpm_cli_double(cmd, "--result-ready", arg, 1e-6, 1.0, &cfg->result_ready)) return 2; break;
     case O_LOOKAHEAD: if (lpm_cli_uint(cmd, "--lookahead", arg, 0, 4096, &cfg->lookahead)) return 2; break;
-    case O_BASELINE: if (lpm_cli_uint(cmd, "--walk-baseline", arg, 1, 4096, &a->baseline)) return 2; break;
+    case O_BASELINE:
+        if ((a->unibit = !strcmp(arg, "unibit")))
+            a->baseline = 24; /* issue 11's limit: 24 lookups in flight */
+        else if (lpm_cli_uint(cmd, "--walk-baseline", arg, 1, 4096, &a->baseline))
+            return 2;
+        break;
     default: return lpm_cli_usage_error(cmd);
     }
     return 0;
@@ -405,6 +292,8 @@ static int parse_args(int argc, char **argv, sim_args *a, int *help_given)
         { "hop-cycles", required_argument, 0, O_HOP },
         { "ports", required_argument, 0, O_PORTS },
         { "result-ready", required_argument, 0, O_READY },
+        { "drain-updates", no_argument, 0, O_DRAIN },
+        { "plant-fault", required_argument, 0, O_FAULT },
         { "help", no_argument, 0, 'h' },
         LPM_CLI_FIB_LONGOPTS,
         { 0, 0, 0, 0 },
@@ -460,8 +349,9 @@ static int check_args(sim_args *a)
         lpm_cli_error(cmd, "--linear and --reads go with --synthetic");
         return 2;
     }
-    if ((a->urate > 0 || a->ignore_crc) && !a->updates) {
-        lpm_cli_error(cmd, "%s needs --updates", a->ignore_crc ? "--ignore-image-crc" : "--update-rate");
+    if ((a->urate > 0 || a->ignore_crc || a->cfg.drain_updates) && !a->updates) {
+        lpm_cli_error(cmd, "%s needs --updates",
+                      a->ignore_crc ? "--ignore-image-crc" : a->urate > 0 ? "--update-rate" : "--drain-updates");
         return 2;
     }
     if (a->gen && (a->kind = lpm_cli_trace_kind(cmd, "--gen", a->gen)) < 0)
@@ -507,7 +397,7 @@ static int load_table(const sim_args *a, sim_state *s)
 {
     lpm_err err;
     int rc;
-    if (a->image && (a->gen || a->verify)) {
+    if (a->image && (a->gen || a->verify || a->unibit)) {
         if (a->fib_path) {
             if ((rc = lpm_cli_load_fib(cmd, a->fib_path, &a->fo, &s->fib)))
                 return rc;
@@ -570,20 +460,22 @@ static int open_source(const sim_args *a, sim_state *s)
     return rc;
 }
 
-/* --walk-baseline: the image walked with K lookups in flight, no pipeline. */
+/* --walk-baseline: the table's binary trie (unibit) or the image walked
+ * with K lookups in flight, no pipeline. */
 static int walk_baseline(const sim_args *a, sim_state *s)
 {
     lpm_err err;
     uint64_t n = 0, sum = 0;
     double t0 = now_s();
-    int rc = lpm_sim_walk_baseline(s->img, a->baseline, s->src, s->src_ctx, &n, &sum, &err);
+    int rc = a->unibit ? lpm_sim_walk_unibit(&s->fib, a->baseline, s->src, s->src_ctx, &n, &sum, &err)
+                       : lpm_sim_walk_baseline(s->img, a->baseline, s->src, s->src_ctx, &n, &sum, &err);
     double dt = now_s() - t0;
     if (rc) {
         lpm_cli_error(cmd, "%s", err.msg);
         return rc;
     }
-    printf("{\"walk_baseline\":%u,\"lookups\":%" PRIu64 ",\"seconds\":%.4f,\"lookups_per_s\":%.0f,\"checksum\":%" PRIu64 "}\n",
-           a->baseline, n, dt, dt > 0 ? (double)n / dt : 0.0, sum);
+    printf("{\"walk_baseline\":\"%s\",\"in_flight\":%u,\"lookups\":%" PRIu64 ",\"seconds\":%.4f,\"lookups_per_s\":%.0f,\"checksum\":%" PRIu64 "}\n",
+           a->unibit ? "unibit" : "image", a->baseline, n, dt, dt > 0 ? (double)n / dt : 0.0, sum);
     return 0;
 }
 
@@ -593,7 +485,7 @@ static int make_sim(sim_args *a, sim_state *s)
 {
     lpm_err err;
     int rc = 0;
-    check_ctx *cc = &s->cc;
+    lpm_sim_check *cc = &s->cc;
     if (a->clog && !(s->clog_fp = lpm_cli_open_out(cmd, a->clog, &rc)))
         return rc;
     if (a->results && !(cc->results = lpm_cli_open_out(cmd, a->results, &rc)))
@@ -617,8 +509,8 @@ static int make_sim(sim_args *a, sim_state *s)
             return 1;
         }
         cc->bf = &s->bf;
-        lpm_sim_set_dit_hook(s->sim, dit_hook, cc);
-        lpm_sim_set_bubble_hook(s->sim, bubble_hook, cc);
+        lpm_sim_set_dit_hook(s->sim, lpm_sim_check_dit_hook, cc);
+        lpm_sim_set_bubble_hook(s->sim, lpm_sim_check_bubble_hook, cc);
     }
     if (cc->ref) {
         lpm_cli_note(cmd, "--verify with --updates: the reference does not follow the bubbles; "
@@ -629,13 +521,77 @@ static int make_sim(sim_args *a, sim_state *s)
     return 0;
 }
 
-/* Runs the simulation and prints the report; 1 on a mismatch. */
+/* The errors a run can end with after its report: the swap rules, the
+ * copies' CRCs, the answers; 1 when any, else 0. */
+static int run_errors(const lpm_sim_stats *st, const lpm_sim_check *cc)
+{
+    int rc = 0;
+    if (st->copy_violations) {
+        char where[64];
+        if (st->viol_stage == LPM_SIM_DIT)
+            snprintf(where, sizeof where, "DIT entry %u", st->viol_addr);
+        else
+            snprintf(where, sizeof where, "stage %u address %u", st->viol_stage, st->viol_addr);
+        lpm_cli_error(cmd, "%" PRIu64 " rebuild write%s broke the swap rules; the first, at cycle %" PRIu64
+                           ": into copy %u, %s, %s",
+                      st->copy_violations, st->copy_violations == 1 ? "" : "s", st->viol_cycle, st->viol_copy, where,
+                      st->viol_kind == 1 ? "after the swap had made that copy live"
+                                         : "while lookups were walking that copy");
+        if (st->viol_kind == 2)
+            lpm_cli_error(cmd, "(%" PRIu64 " lookups were walking it)", st->viol_lookups);
+        rc = 1;
+    }
+    if (cc->crc_bad) {
+        lpm_cli_error(cmd, "%" PRIu64 " swap%s found the new copy different from what its R line says (first: update %" PRIu64 ")",
+                      cc->crc_bad, cc->crc_bad == 1 ? "" : "s", cc->crc_update);
+        rc = 1;
+    }
+    if (cc->mismatches || cc->ref_mismatches) {
+        lpm_cli_error(cmd, "%" PRIu64 " mismatch%s", cc->mismatches + cc->ref_mismatches,
+                      cc->mismatches + cc->ref_mismatches == 1 ? "" : "es");
+        rc = 1;
+    }
+    return rc;
+}
+
+/* The report (JSON or table), the notes, --timing; then run_errors. */
+static int report(const sim_args *a, const sim_state *s, const lpm_sim_stats *st, double dt)
+{
+    const lpm_sim_check *cc = &s->cc;
+    const lpm_sim_bfile *bf = &s->bf;
+    if (st->requests && !st->win_cycles)
+        lpm_cli_error(cmd, "warning: --warmup %" PRIu64 " leaves no steady-state window (the last dispatch was before it): "
+                           "LPC and utilisation are 0", a->cfg.warmup);
+    lpm_sim_report rep = { st, &a->cfg, s->w.stages, s->w.ring, s->source, a->burst, a->urate, a->clock_mhz,
+                           cc->synthetic || !a->check ? "none" : cc->sh_enter ? "interpreter before/after update" : "interpreter",
+                           cc->checked, cc->mismatches, cc->ref_checked, cc->ref_mismatches,
+                           a->updates != NULL, bf->in_file_bubbles, bf->in_file_updates, bf->updates_applied,
+                           bf->in_file_rebuilds, st->swaps, cc->crc_checked, cc->crc_bad };
+    if (a->json)
+        lpm_sim_report_json(stdout, &rep);
+    else
+        lpm_sim_report_table(stdout, &rep);
+    if (a->updates && bf->in_file_bubbles > st->bubbles)
+        lpm_cli_note(cmd, "the lookups ended before the updates: %" PRIu64 " of %" PRIu64 " bubbles (%" PRIu64 " of %" PRIu64
+                          " updates) were not simulated; --drain-updates runs on until all are applied",
+                     bf->in_file_bubbles - st->bubbles, bf->in_file_bubbles, bf->in_file_updates - bf->updates_applied,
+                     bf->in_file_updates);
+    if (a->timing)
+        fprintf(stderr, "lpmpipe: sim: %" PRIu64 " lookups, %" PRIu64 " cycles in %.3f s: %.0f lookups/s, %.0f cycles/s\n",
+                st->requests, st->cycles, dt, dt > 0 ? (double)st->requests / dt : 0.0,
+                dt > 0 ? (double)st->cycles / dt : 0.0);
+    return run_errors(st, cc);
+}
+
+/* Runs the simulation, checks that every request came out (in order with
+ * --rob) and that the bubble file ended whole, then reports. */
 static int simulate(const sim_args *a, sim_state *s)
 {
     lpm_err err;
-    check_ctx *cc = &s->cc;
+    lpm_sim_check *cc = &s->cc;
     double t0 = now_s();
-    int rc = lpm_sim_run(s->sim, s->src, s->src_ctx, a->updates ? lpm_sim_bfile_next : NULL, &s->bf, sink, cc, &err);
+    int rc = lpm_sim_run(s->sim, s->src, s->src_ctx, a->updates ? lpm_sim_bfile_next : NULL, &s->bf,
+                         lpm_sim_check_sink, cc, &err);
     double dt = now_s() - t0;
     if (rc) {
         lpm_cli_error(cmd, "%s", err.msg);
@@ -646,33 +602,17 @@ static int simulate(const sim_args *a, sim_state *s)
         return 1;
     }
     const lpm_sim_stats *st = lpm_sim_get_stats(s->sim);
-    const lpm_sim_cfg *cfg = &a->cfg;
+    if (a->updates && (rc = lpm_sim_bfile_finish(&s->bf, st->bubbles_entered, &err))) {
+        lpm_cli_error(cmd, "%s", err.msg);
+        return rc;
+    }
     if (cc->count != st->requests || cc->id_sum != (st->requests ? st->requests * (st->requests - 1) / 2 : 0) ||
-        (cfg->rob && !cc->ordered)) {
+        (a->cfg.rob && !cc->ordered)) {
         lpm_cli_error(cmd, "internal error: %" PRIu64 " results for %" PRIu64 " requests%s", cc->count, st->requests,
-                      cfg->rob && !cc->ordered ? ", out of input order" : "");
+                      a->cfg.rob && !cc->ordered ? ", out of input order" : "");
         return 1;
     }
-    if (st->requests && !st->win_cycles)
-        lpm_cli_error(cmd, "warning: --warmup %" PRIu64 " leaves no steady-state window (the last dispatch was before it): "
-                           "LPC and utilisation are 0", cfg->warmup);
-    lpm_sim_report rep = { st, cfg, s->w.stages, s->w.ring, s->source, a->burst, a->urate, a->clock_mhz,
-                           cc->synthetic || !a->check ? "none" : cc->sh_enter ? "interpreter before/after update" : "interpreter",
-                           cc->checked, cc->mismatches, cc->ref_checked, cc->ref_mismatches };
-    if (a->json)
-        lpm_sim_report_json(stdout, &rep);
-    else
-        lpm_sim_report_table(stdout, &rep);
-    if (a->timing)
-        fprintf(stderr, "lpmpipe: sim: %" PRIu64 " lookups, %" PRIu64 " cycles in %.3f s: %.0f lookups/s, %.0f cycles/s\n",
-                st->requests, st->cycles, dt, dt > 0 ? (double)st->requests / dt : 0.0,
-                dt > 0 ? (double)st->cycles / dt : 0.0);
-    if (cc->mismatches || cc->ref_mismatches) {
-        lpm_cli_error(cmd, "%" PRIu64 " mismatch%s", cc->mismatches + cc->ref_mismatches,
-                      cc->mismatches + cc->ref_mismatches == 1 ? "" : "es");
-        return 1;
-    }
-    return 0;
+    return report(a, s, st, dt);
 }
 
 /* Closes the outputs (a failed close makes a clean run fail) and frees

@@ -3,7 +3,9 @@
 # tables of docs/results-*.md are drawn from (docs/cli-report.md, "Results
 # docs"), into a fresh folder, and compares every re-run cell with the doc
 # (scripts/docs_tables.py check: exact text, as the doc prints it; the
-# simulator and the mapper are deterministic, so no tolerance is needed).
+# simulator and the mapper are deterministic, so no tolerance is needed;
+# columns marked "timing" hold timings of the machine that ran them and
+# are checked for shape only: a number where the doc has one).
 # Reduced = a subset of each grid at full size: the points the doc shows
 # are re-run exactly, the others not. Sweeps on the real tables need
 # ../shared/data (else a SKIP line each). Budget: 10 minutes on 2 quiet
@@ -19,7 +21,7 @@ case "$BIN" in /*) ;; *) BIN="$PWD/$BIN" ;; esac
 OUT=${DOCS_CHECK_DIR:-build/docs-check}
 JOBS=${DOCS_CHECK_JOBS:-2}
 MODE=${DOCS_CHECK:-full}
-DOCS=(docs/results-camp.md docs/results-mapping.md)
+DOCS=(docs/results-*.md)
 if [ -z "${LPMPIPE_DATA:-}" ] && [ -d ../shared/data ]; then LPMPIPE_DATA="$(cd ../shared/data && pwd)"; fi
 export LPMPIPE_DATA=${LPMPIPE_DATA:-}
 t0=$SECONDS
@@ -43,14 +45,28 @@ if [ "$MODE" = quick ]; then
   run camp-slide12 queue=16                      # 14 of 112 points: both dispatchers, every burst
 else
   run camp-slide12                               # all 112 points (synthetic, seconds each)
+  run camp-v2 queue=16                           # 24 of 144: D=1 / D=2 / 2 ports (synthetic)
+  exps+=(--exp camp-v2)
   if [ -n "$LPMPIPE_DATA" ]; then
     run camp-slide13 queue=16                    # 8 of 24 points, 1M lookups each
+    run camp-slide13-v2 queue=16 lookahead=0     # 8 of 48 (D = 2, one and two ports)
     run camp-real queue=16                       # 16 of 64
     run camp-updates rate=0                      # the base of "LPC lost"
     run camp-updates rate=70000                  # 2 of 8, 3M lookups each
     run mapping-real "mapping=ring X=8"          # 6 of 48 maps
     run mapping-real "mapping=linear balanced"   # 6 more
-    exps+=(--exp camp-slide13 --exp camp-real --exp camp-updates --exp mapping-real)
+    run mapping-loops                            # 3 points: reads and wraps per lookup (results-mapping.md)
+    run mapping-updates                          # 1 point: the linx trace compiled (results-mapping.md)
+    run names-real-tables                        # 2 points: names build --json (results-names.md)
+    run names-real "primes=1048573,4194301,16777213 (default)"   # 2 of 6: the default ATA primes
+    run gpu-cpu-builds                           # 2 points: CPU builds of GAMT/GALE (results-gpu.md)
+    exps+=(--exp camp-slide13 --exp camp-slide13-v2 --exp camp-real --exp camp-updates --exp mapping-real --exp mapping-loops --exp mapping-updates --exp names-real-tables --exp names-real --exp gpu-cpu-builds)
+    if "$BIN" version | grep -q "DPDK peer *yes"; then
+      run cpu-update-cost                        # 4 points: update counts per engine (results-cpu.md)
+      exps+=(--exp cpu-update-cost)
+    else
+      echo "SKIP: no DPDK peer in this build: results-cpu.md's update tables (rte_fib rows) are not re-run"
+    fi
   else
     echo "SKIP: ../shared/data is absent: the tables drawn from the real tables are not re-run"
   fi

@@ -10,7 +10,14 @@ A generated table is the markdown table right below a marker line:
 (one line of JSON). Keys: exp (the definition's name), where (parameter
 label -> value every cell's record must have), rows and cols (a parameter,
 whose values come in the definition's order, or a list of
-{"label": TEXT, "where": {...}}), cell (a Python format string over the
+{"label": TEXT or [TEXT, ...], "where": {...}, "cell", "base", "timing"}:
+"row:FIELD" in a where picks one element of the record's rows, e.g.
+bench's per-engine rows; a row's "base" is the record its base_ fields
+come from, so that a ratio is taken within one run; a column with
+"timing": true holds timings of the machine that ran them and is checked
+for shape only, a number where the doc has one), also ({PREFIX: {where
+changes}}: more records of each cell, e.g. the same point at D = 2, whose
+fields come as PREFIX_NAME), cell (a Python format string over the
 record's kept fields and parameters: "{lpc:.3f} ({utilisation:.2f})",
 "{words:,}"), corner (the top-left cell), row_head (a format string for
 the row label, default the value), tol (cells compared as numbers within
@@ -84,34 +91,47 @@ def axis(spec, d, name, defs, exp):
     expression over a value's fields that writes its label cell."""
     v = spec.get(name)
     if isinstance(v, list) and v and isinstance(v[0], dict):
-        return [([x["label"]], x.get("where", {}), x.get("cell")) for x in v]
+        return [(x["label"] if isinstance(x["label"], list) else [x["label"]], x.get("where", {}),
+                 x.get("cell"), x.get("base"), x.get("timing"))
+                for x in v]
     names = v if isinstance(v, list) else [v]
     keep, lab = spec.get("values", {}), spec.get("label", {})
-    out = [([], {}, None)]
+    out = [([], {}, None, None, None)]
     for n in names:
         vals = [(l, x) for l, x in param_values(d, defs, exp, n) if n not in keep or l in keep[n]]
         texts = [fmt(lab[n], dict(x) if isinstance(x, dict) else {"value": x}) if n in lab else l for l, x in vals]
-        out = [(t + [tx], dict(w, **{n: l}), None) for t, w, _ in out for (l, _), tx in zip(vals, texts)]
+        out = [(t + [tx], dict(w, **{n: l}), None, None, None) for t, w, *_ in out for (l, _), tx in zip(vals, texts)]
     return out
 
 
 def find(recs, where):
-    hits = [r for r in recs if all(k in r["params"] and same(r["params"][k], w) for k, w in where.items())]
+    """The record whose parameters match where; "row:FIELD" keys pick one
+    element of its rows (bench's per-engine rows), whose fields then join
+    the record's metrics."""
+    pw = {k: w for k, w in where.items() if not k.startswith("row:")}
+    rw = {k[4:]: w for k, w in where.items() if k.startswith("row:")}
+    hits = [r for r in recs if all(k in r["params"] and same(r["params"][k], w) for k, w in pw.items())]
     if len(hits) > 1:
         raise SystemExit("more than one record for %s" % json.dumps(where))
-    return hits[0] if hits else None
+    if not hits or not rw:
+        return hits[0] if hits else None
+    rows = [x for x in hits[0].get("rows") or [] if all(k in x and same(x[k], w) for k, w in rw.items())]
+    if len(rows) > 1:
+        raise SystemExit("more than one row for %s" % json.dumps(where))
+    return dict(hits[0], metrics=dict(hits[0]["metrics"], **rows[0])) if rows else None
 
 
 def fields_of(r, prefix=""):
     f = {prefix + k: v for k, v in r["params"].items()}
-    f.update({prefix + k: v for k, v in r["metrics"].items() if v is not None})
+    f.update({prefix + k: v for k, v in r["metrics"].items()})  # None (a "?path" absent) stays: "=''
+                                                                # if x is None else ..." can test it
     return f
 
 
 def fmt(cell, f):
     """A format string, or after '=' a Python expression over the fields."""
     if cell.startswith("="):
-        return str(eval(cell[1:], {"__builtins__": {"abs": abs, "format": format, "round": round, "len": len}}, f))
+        return str(eval(cell[1:], {"__builtins__": {"abs": abs, "format": format, "round": round, "len": len, "min": min, "max": max, "str": str}}, f))
     return cell.format(**f)
 
 
@@ -132,27 +152,42 @@ def render_table(doc, spec, recs, defs):
     nlab = len(head) - len(cols)
     lab_align = "---|" if spec.get("left_rows", True) else "---:|"
     align = "|" + lab_align * nlab + "---:|" * len(cols)
-    b = None
-    if "base" in spec:
-        b = find(recs.get(exp, []), dict(base, **spec["base"]))
     body = []
-    for rl, rw, _ in rows:
+    for rl, rw, rf, rbase, _ in rows:  # rf: a row's own cell (a table of one column)
+        # the base record: the row's own ("base" in a row entry: a ratio
+        # within one run) or the table's
+        bw = rbase if rbase is not None else spec.get("base")
+        b = find(recs.get(exp, []), dict(base, **bw)) if bw is not None else None
         cells = []
-        for _, cw, cf in cols:
+        for _, cw, cf, _, _ in cols:
             w = dict(base)
             w.update(rw)
             w.update(cw)
             r = find(recs.get(exp, []), w)
-            if r and ("base" not in spec or b):
+            # "also": {PREFIX: where}: more records of the same cell (its
+            # where with these changes), their fields as PREFIX_NAME
+            more = {p: find(recs.get(exp, []), dict(w, **aw)) for p, aw in spec.get("also", {}).items()}
+            if r and (bw is None or b) and all(more.values()):
                 f = fields_of(r)
                 if b:
                     f.update(fields_of(b, "base_"))
-                cells.append(fmt(cf or spec["cell"], f))
+                for p, m in more.items():
+                    f.update(fields_of(m, p + "_"))
+                cells.append(fmt(cf or rf or spec["cell"], f))
             else:
                 cells.append(None)
         labs = [spec.get("row_head", "{}").format(x) if isinstance(x, (int, float)) else str(x) for x in rl]
         body.append((labs, cells))
     return "| " + " | ".join(head) + " |", align, body
+
+
+def timing_cells(spec, d, defs):
+    """(row, column) indexes of the cells that are timings of the machine
+    that ran them (a column or row entry with "timing": true): checked for
+    shape only."""
+    rows = axis(spec, d, "rows", defs, spec["exp"])
+    cols = axis(spec, d, "cols", defs, spec["exp"])
+    return {(i, k) for i, r in enumerate(rows) for k, c in enumerate(cols) if r[4] or c[4]}
 
 
 def tables(lines):
@@ -197,6 +232,15 @@ def parse_doc_table(lines):
     return rows
 
 
+NUM = re.compile(r"-?[0-9][0-9,]*\.?[0-9]*")
+
+
+def shape(a, b):
+    """A timing cell: the same text around the numbers, a number wherever
+    the run has one (the values differ from machine to machine)."""
+    return NUM.sub("#", a) == NUM.sub("#", b)
+
+
 def close(a, b, tol):
     if tol is None:
         return a == b
@@ -237,9 +281,10 @@ def cmd_check(docs, d, only, defs_dir=None, present=False):
                 print("docs check: %s: the table's shape or header is not what its marker renders" % where)
                 ok = False
                 continue
-            n, bad = 0, []
+            n, nt, bad = 0, 0, []
             nl = len(want_head) - len(body[0][1]) if body else 0
-            for (rl, cells), row in zip(body, got[2:]):
+            tcells = timing_cells(spec, doc, defs)
+            for i_row, ((rl, cells), row) in enumerate(zip(body, got[2:])):
                 if row[:nl] != rl:
                     bad.append("row %s: doc has row %s" % (", ".join(rl), ", ".join(row[:nl])))
                     continue
@@ -247,10 +292,17 @@ def cmd_check(docs, d, only, defs_dir=None, present=False):
                     if c is None:
                         continue
                     n += 1
-                    if not close(c, row[nl + k], spec.get("tol")):
+                    if (i_row, k) in tcells:
+                        nt += 1
+                        if not shape(c, row[nl + k]):
+                            bad.append("row %s, %s (a timing: shape only): doc %s, run %s" %
+                                       (", ".join(rl), want_head[nl + k], row[nl + k], c))
+                    elif not close(c, row[nl + k], spec.get("tol")):
                         bad.append("row %s, %s: doc %s, run %s" % (", ".join(rl), want_head[nl + k], row[nl + k], c))
             total = sum(len(cells) for _, cells in body)
             tol = "" if spec.get("tol") is None else ", within %g" % spec["tol"]
+            if nt:
+                tol += " (%d of them timings, checked for shape only)" % nt
             if defs_dir:
                 print("docs check: %s: %d rows, %d cells: header and row labels %s" %
                       (where, len(body), total, "differ" if bad else "as the marker renders"))

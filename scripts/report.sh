@@ -26,7 +26,7 @@ rc=0
 "$BIN" report render "$OUT/results" -o "$OUT/html" >/dev/null
 python3 scripts/report_doc_check.py docs/results-camp.md "$OUT/html" || rc=1
 # Every generated table of the results docs whose sweep ran here, cell by cell.
-python3 scripts/docs_tables.py check docs/results-camp.md docs/results-mapping.md --results "$OUT/results" --present || rc=1
+python3 scripts/docs_tables.py check docs/results-*.md --results "$OUT/results" --present || rc=1
 echo "report: $((SECONDS - t0)) s, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 case "$OUT" in /*) ;; *) OUT="$PWD/$OUT" ;; esac
 echo "report: $OUT/html/index.html"

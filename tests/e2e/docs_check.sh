@@ -37,4 +37,23 @@ if python3 scripts/docs_tables.py check docs/results-camp.md --results "$W/dc/re
 else
   echo "ok: a table with no re-run record fails: $(grep -m1 'not re-run' "$W/neg.txt")"
 fi
+# Timing columns (results-gpu.md's CPU builds): records made up from the
+# doc's own table with other timings must pass; a timing cell that is no
+# number, or a changed memory cell, must fail.
+mkdir -p "$W/t/experiments"
+cp reports/gpu-cpu-builds.json "$W/t/experiments/"
+python3 tests/e2e/docs_timing_fixture.py docs/results-gpu.md "$W/t" || fail=1
+if python3 scripts/docs_tables.py check docs/results-gpu.md --results "$W/t" >"$W/neg.txt"; then
+  echo "ok: other timings pass: $(grep -m1 'timings' "$W/neg.txt")"
+else
+  echo "FAIL: other timings failed the check"; cat "$W/neg.txt"; fail=1
+fi
+for m in nonum mem; do
+  if cmp -s "$W/t/$m.md" docs/results-gpu.md; then echo "FAIL: the $m edit did not apply"; fail=1; continue; fi
+  if python3 scripts/docs_tables.py check "$W/t/$m.md" --results "$W/t" >"$W/neg.txt"; then
+    echo "FAIL: a changed $m cell passed the check"; cat "$W/neg.txt"; fail=1
+  else
+    echo "ok: a changed $m cell is caught: $(grep -m1 'differs:' "$W/neg.txt")"
+  fi
+done
 exit $fail

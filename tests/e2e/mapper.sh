@@ -37,6 +37,19 @@ for fam in v4 v6; do
   done
 done
 
+# lookup --image --json: the --stats figures as JSON instead of the answers.
+"$BIN" lookup --image "$W/v4.lpi" --verify --trace "$W/v4.trace" --stats --json >"$W/st.json" 2>"$W/st.err" \
+  || bad "lookup --image --json"
+python3 - "$W/st.json" "$W/st.err" <<'PY' || bad "lookup --image --json figures"
+import json, re, sys
+r = json.loads(open(sys.argv[1]).read())
+m = re.search(r"(\d+) lookups, stage reads ([0-9.]+) mean / (\d+) max, loops ([0-9.]+) mean / (\d+) max", open(sys.argv[2]).read())
+assert r["lookups"] == 25000 and r["verified"] and r["mismatches"] == 0, r
+assert m and int(m.group(1)) == r["lookups"] and "%.3f" % r["reads_mean"] == m.group(2), (r, m)
+assert int(m.group(3)) == r["reads_max"] and "%.4f" % r["loops_mean"] == m.group(4) and int(m.group(5)) == r["loops_max"]
+assert 1 <= r["reads_mean"] <= r["reads_max"] <= 20
+PY
+
 # Same inputs, same bytes.
 "$BIN" map --fib "$W/v4.fib" -o "$W/a.lpi" >/dev/null && "$BIN" map --fib "$W/v4.fib" -o "$W/b.lpi" >/dev/null
 cmp -s "$W/a.lpi" "$W/b.lpi" || bad "map is not deterministic"
@@ -58,7 +71,7 @@ depth0=$(python3 -c "import json; print(json.load(open('$W/hex/layout.json'))['d
 python3 - "$W/b.txt" "$W/upd.json" <<'PY' || bad "bubble file"
 import json, sys
 lines = open(sys.argv[1]).read().splitlines()
-assert lines[0].startswith("# lpmpipe bubbles v1")
+assert lines[0].startswith("# lpmpipe bubbles v2")
 r = json.load(open(sys.argv[2]))
 u = sum(1 for l in lines if l.startswith("U "))
 b = [l for l in lines if l.startswith("B ")]

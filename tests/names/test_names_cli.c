@@ -133,6 +133,31 @@ START_TEST(test_pipeline)
     snprintf(a, sizeof a, "%s/d0", tmp);
     snprintf(b, sizeof b, "%s/d1", tmp);
     file_eq(a, b);
+    /* build --json: the counts of the stderr note as one object on stdout; the same table. */
+    snprintf(cmd, sizeof cmd, "%s names build --domains %s/d0 --ports 64 -o %s/tj --json", bin, tmp, tmp);
+    ck_assert_msg(run(cmd, err, sizeof err) == 0, "build --json: %s", err);
+    {
+        char js[512], p[128];
+        size_t nl, nd, na, nn, sl, sd, sa, sn, sk;
+        snprintf(p, sizeof p, "%s/out", tmp);
+        FILE *jf = fopen(p, "r");
+        ck_assert_ptr_nonnull(jf);
+        size_t n = fread(js, 1, sizeof js - 1, jf);
+        js[n] = 0;
+        fclose(jf);
+        ck_assert_msg(sscanf(js, "{\"lines\":%zu,\"skipped\":%zu,\"duplicates\":%zu,\"aggregated\":%zu,\"names\":%zu}",
+                             &sl, &sk, &sd, &sa, &sn) == 5, "build --json printed '%s'", js);
+        const char *note = strstr(err, "note: ");
+        ck_assert_msg(note && sscanf(note, "note: %zu lines, %zu duplicates, %zu aggregated away, %zu names", &nl, &nd,
+                                     &na, &nn) == 4, "no counts note: %s", err);
+        ck_assert(sl == nl && sd == nd && sa == na && sn == nn && sk == 0 && sn > 0 && sl == 30000);
+    }
+    snprintf(b, sizeof b, "%s/tj", tmp);
+    snprintf(a, sizeof a, "%s/t0", tmp);
+    file_eq(a, b);
+    snprintf(cmd, sizeof cmd, "%s names build --domains %s/d0 --json", bin, tmp);
+    ck_assert_int_eq(run(cmd, err, sizeof err), 2);
+    ck_assert_msg(strstr(err, "--json needs -o TABLE"), "%s", err);
     snprintf(a, sizeof a, "%s/t0", tmp);
     snprintf(b, sizeof b, "%s/t1", tmp);
     file_eq(a, b);
