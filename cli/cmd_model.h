@@ -67,7 +67,8 @@ int lpm_model_cosim_prepare(const char *cmd, const lpm_model_opts *o, const lpm_
 int lpm_model_cosim_results(const char *cmd, const lpm_model_cosim_run *r, lpm_model_results *out);
 void lpm_model_cosim_free(const char *cmd, lpm_model_cosim_run *r);
 
-/* model linecard (cmd_model_linecard.c) */
+/* model run (cmd_model_run.c), model linecard (cmd_model_linecard.c) */
+int lpm_cmd_model_run(int argc, char **argv);
 int lpm_cmd_model_linecard(int argc, char **argv);
 
 #endif

@@ -123,14 +123,8 @@ static int parse_opts(int argc, char **argv, lpm_verify_opts *v)
         lpm_cli_error(cmd, "--updates: the simulator and the testbench both read the bubble file: give a file, not '-'");
         return 2;
     }
-    static const char *const kinds[] = { "uniform", "random-match", "table", "zipf" };
-    int known = !v->gen;
-    for (int i = 0; v->gen && i < 4; i++)
-        known |= !strcmp(v->gen, kinds[i]);
-    if (!known) {
-        lpm_cli_error(cmd, "--gen: unknown kind '%s' (uniform, random-match, table, zipf)", v->gen);
+    if (v->gen && lpm_cli_trace_kind(cmd, "--gen", v->gen) < 0)
         return 2;
-    }
     return -1;
 }
 
