@@ -9,6 +9,19 @@
 #include "../rtl_gen/rtl_gen.h"
 #include "../sim/sim_source.h"
 
+/* model's request options: no default kind, the requests held in memory. */
+static void req_init(lpm_cli_req *r)
+{
+    lpm_cli_req_init(r, -1, 10000, 100000000);
+}
+
+void lpm_model_req_help(FILE *fp)
+{
+    lpm_cli_req r;
+    req_init(&r);
+    lpm_cli_req_help(fp, &r);
+}
+
 void lpm_model_help(FILE *fp, const char *sub)
 {
     fprintf(fp,
@@ -32,11 +45,9 @@ void lpm_model_help(FILE *fp, const char *sub)
         fprintf(fp, "Runs the SystemC cycle-accurate model (rules: docs/microarchitecture.md) and\n"
                     "writes the cycle log and results file lpmpipe sim writes (docs/cli-sim.md);\n"
                     "without --updates every answer is checked against the image interpreter.\n\n");
+    fprintf(fp, "  --image IMG         pipeline image written by lpmpipe map (--gen: its table)\n");
+    lpm_model_req_help(fp);
     fprintf(fp,
-            "  --image IMG         pipeline image written by lpmpipe map\n"
-            "  --trace F           addresses, one per line\n"
-            "  --gen KIND          uniform, random-match, table, zipf (over the image's table)\n"
-            "  --count N, --seed S for --gen (default 10000, 1)\n"
             "  --queue Q --issue-width W --rob R   as lpmpipe sim (default 16, 1, 0)\n"
             "  --hop-cycles D --ports P   the cycle rules (default 2, 1)\n"
             "  --result-ready F    D >= 2: fraction of cycles the result port is ready\n"
@@ -61,7 +72,7 @@ void lpm_model_help(FILE *fp, const char *sub)
 }
 
 enum {
-    O_IMAGE = LPM_OPT_FIRST_FREE, O_TRACE, O_GEN, O_COUNT, O_SEED, O_QUEUE, O_WIDTH, O_ROB, O_HOP, O_PORTS,
+    O_IMAGE = LPM_OPT_FIRST_FREE, O_QUEUE, O_WIDTH, O_ROB, O_HOP, O_PORTS,
     O_READY, O_UPD, O_ICRC, O_URATE, O_CLOCK, O_MUT, O_CLOG, O_RES, O_JSON, O_LOAD, O_ENGINE, O_RATE, O_FIFO,
     O_CTX, O_TTRACE, O_COSIM, O_CACHE, O_BDIR, O_RMUT
 };
@@ -73,10 +84,6 @@ static int model_option(const char *cmd, int c, const char *arg, lpm_model_opts 
     lpm_err err;
     switch (c) {
     case O_IMAGE: o->image = arg; break;
-    case O_TRACE: o->trace = arg; o->ntrace++; break;
-    case O_GEN: o->gen = arg; break;
-    case O_COUNT: if (lpm_cli_u64(cmd, "--count", arg, 1, 100000000, &o->count)) return 2; break;
-    case O_SEED: if (lpm_cli_u64(cmd, "--seed", arg, 0, UINT64_MAX, &o->seed)) return 2; break;
     case O_QUEUE: if (lpm_cli_uint(cmd, "--queue", arg, 0, 65536, &o->mc.queue)) return 2; break;
     case O_WIDTH: if (lpm_cli_uint(cmd, "--issue-width", arg, 1, 64, &o->mc.width)) return 2; break;
     case O_ROB: if (lpm_cli_uint(cmd, "--rob", arg, 0, 1u << 20, &o->mc.rob)) return 2; break;
@@ -111,7 +118,7 @@ static int model_option(const char *cmd, int c, const char *arg, lpm_model_opts 
         break;
     case O_FIFO: if (lpm_cli_uint(cmd, "--fifo", arg, 1, 1u << 20, &o->fifo)) return 2; break;
     case O_CTX: if (lpm_cli_uint(cmd, "--contexts", arg, 1, 4096, &o->contexts)) return 2; break;
-    case O_TTRACE: o->trace = arg; o->timed = 1; o->ntrace++; break;
+    case O_TTRACE: o->req.trace = arg; o->timed = 1; o->ntrace++; break;
     case O_COSIM: o->cosim = 1; break;
     case O_CACHE: o->cache = arg; break;
     case O_BDIR: o->bdir = arg; break;
@@ -150,11 +157,11 @@ static int model_option_sub(const char *cmd, int c)
 static int model_opts_check(const char *cmd, lpm_model_opts *o)
 {
     int verify = !strcmp(cmd, "model verify");
-    if (o->timed && (o->gen || o->rate_set || o->ntrace > 1)) {
+    if (o->timed && (o->req.gen || o->rate_set || o->ntrace > 1)) {
         lpm_cli_error(cmd, "--timed-trace gives the packets and their times: not with --gen, --trace or --rate-mpps");
         return 2;
     }
-    if (!o->image || !!o->trace + !!o->gen != 1) {
+    if (!o->image || !!o->req.trace + !!o->req.gen != 1) {
         lpm_cli_error(cmd, "needs --image IMG and exactly one of --trace and --gen (see %s --help)", cmd);
         return 2;
     }
@@ -181,8 +188,7 @@ static int model_opts_check(const char *cmd, lpm_model_opts *o)
         lpm_cli_error(cmd, "--updates: the simulator and the model both read the bubble file: give a file, not '-'");
         return 2;
     }
-    o->kind = -1;
-    if (o->gen && (o->kind = lpm_cli_trace_kind(cmd, "--gen", o->gen)) < 0)
+    if (lpm_cli_req_kind(cmd, &o->req))
         return 2;
     return 0;
 }
@@ -190,9 +196,8 @@ static int model_opts_check(const char *cmd, lpm_model_opts *o)
 int lpm_model_opts_parse(const char *cmd, int argc, char **argv, lpm_model_opts *o)
 {
     static const struct option lo[] = {
-        { "image", required_argument, 0, O_IMAGE },       { "trace", required_argument, 0, O_TRACE },
-        { "gen", required_argument, 0, O_GEN },           { "count", required_argument, 0, O_COUNT },
-        { "seed", required_argument, 0, O_SEED },         { "queue", required_argument, 0, O_QUEUE },
+        { "image", required_argument, 0, O_IMAGE },       LPM_CLI_REQ_LONGOPTS,
+        { "queue", required_argument, 0, O_QUEUE },
         { "issue-width", required_argument, 0, O_WIDTH }, { "rob", required_argument, 0, O_ROB },
         { "hop-cycles", required_argument, 0, O_HOP },    { "ports", required_argument, 0, O_PORTS },
         { "result-ready", required_argument, 0, O_READY }, { "updates", required_argument, 0, O_UPD },
@@ -209,8 +214,7 @@ int lpm_model_opts_parse(const char *cmd, int argc, char **argv, lpm_model_opts 
     };
     memset(o, 0, sizeof *o);
     lpm_model_cfg_default(&o->mc);
-    o->count = 10000;
-    o->seed = 1;
+    req_init(&o->req);
     o->rate_mpps = 148.8;
     o->fifo = 64;
     o->contexts = 64;
@@ -219,6 +223,12 @@ int lpm_model_opts_parse(const char *cmd, int argc, char **argv, lpm_model_opts 
     while ((c = lpm_cli_getopt(cmd, argc, argv, "h", lo)) != -1) {
         if (c == 'h')
             return -1;
+        if ((rc = lpm_cli_req_option(cmd, c, optarg, &o->req))) {
+            if (rc < 0)
+                return 2;
+            o->ntrace += c == LPM_OPT_TRACE;
+            continue;
+        }
         if ((rc = model_option(cmd, c, optarg, o)) || (rc = model_option_sub(cmd, c)))
             return rc;
     }
@@ -250,10 +260,10 @@ int lpm_model_keys_load(const char *cmd, const lpm_model_opts *o, const lpm_imag
     lpm_sim_source_fn src = lpm_sim_file_next;
     void *ctx = &fs;
     int rc;
-    if (o->trace)
-        rc = lpm_sim_file_src_open(&fs, o->trace, lpm_image_family(img), &err);
+    if (o->req.trace)
+        rc = lpm_sim_file_src_open(&fs, o->req.trace, lpm_image_family(img), &err);
     else if (!(rc = lpm_cli_image_fib(img, &fib, &err))) {
-        rc = lpm_sim_gen_src_init(&gs, &fib, o->kind, o->count, o->seed, &err);
+        rc = lpm_sim_gen_src_init(&gs, &fib, o->req.kind, o->req.count, o->req.seed, &err);
         src = lpm_sim_gen_next;
         ctx = &gs;
     }
@@ -271,7 +281,7 @@ int lpm_model_keys_load(const char *cmd, const lpm_model_opts *o, const lpm_imag
     if (!rc && got < 0)
         rc = LPM_EINPUT;
     if (!rc && !k->n)
-        rc = lpm_err_set(&err, LPM_EINPUT, "%s: no requests", o->trace ? o->trace : "--gen");
+        rc = lpm_err_set(&err, LPM_EINPUT, "%s: no requests", o->req.trace ? o->req.trace : "--gen");
     if (rc)
         lpm_cli_error(cmd, "%s", err.msg);
     lpm_sim_file_src_close(&fs);

@@ -19,6 +19,13 @@
 
 static const char *cmd = "sim";
 
+/* sim's request options: no default kind, the trace streamed (no bound
+ * but the counters'). */
+static void req_init(lpm_cli_req *r)
+{
+    lpm_cli_req_init(r, -1, 100000, UINT64_MAX / 2);
+}
+
 static void help(FILE *fp)
 {
     fprintf(fp,
@@ -40,12 +47,12 @@ static void help(FILE *fp)
             "  --synthetic N       no table: N stages, requests enter at a random stage and\n"
             "                      read --reads stages (default N: the whole ring)\n"
             "  --linear            with --synthetic: a linear pipeline\n"
-            "  --reads A[-B]       with --synthetic: reads per request, fixed or uniform in A..B\n"
-            "  --trace FILE        addresses, one per line (streamed)\n"
-            "  --gen KIND          uniform, random-match, table, zipf (the table: --fib, or\n"
-            "                      the image's own route section)\n"
-            "  --count N           requests to generate (default 100000)\n"
-            "  --seed S            generator seed (default 1)\n"
+            "  --reads A[-B]       with --synthetic: reads per request, fixed or uniform in A..B\n");
+    lpm_cli_req help_req;
+    req_init(&help_req);
+    lpm_cli_req_help(fp, &help_req);
+    fprintf(fp,
+            "                      (--trace is streamed; --count and --seed serve --synthetic too)\n"
             "  --fib F             the table, for --gen and --verify (default: the image's)\n"
             "  --hop-cycles D      clocks per hop: 1 = the papers' one-cycle rules, 2 or\n"
             "                      more = the hardware rules v2 (default 2)\n"
@@ -156,10 +163,10 @@ int lpm_sim_walk_unibit(const lpm_fib *f, unsigned k, lpm_sim_source_fn src, voi
 typedef struct sim_args {
     lpm_fib_opts fo;
     lpm_sim_cfg cfg;
-    const char *image, *trace, *gen, *fib_path, *updates, *results, *clog;
+    lpm_cli_req req; /* --trace, --gen, --count, --seed */
+    const char *image, *fib_path, *updates, *results, *clog;
     unsigned synth, reads_lo, reads_hi, baseline, unibit;
-    int linear, have_reads, check, verify, json, timing, pre, ignore_crc, kind;
-    uint64_t count, seed;
+    int linear, have_reads, check, verify, json, timing, pre, ignore_crc;
     double burst, urate, clock_mhz;
 } sim_args;
 
@@ -186,7 +193,7 @@ typedef struct sim_state {
 } sim_state;
 
 enum {
-    O_IMAGE = LPM_OPT_FIRST_FREE, O_SYNTH, O_LINEAR, O_READS, O_TRACE, O_GEN, O_COUNT, O_SEED, O_FIB,
+    O_IMAGE = LPM_OPT_FIRST_FREE, O_SYNTH, O_LINEAR, O_READS, O_FIB,
     O_QUEUE, O_WIDTH, O_BURST, O_ROB, O_LOAD, O_UPDATES, O_IGNORE_CRC, O_URATE, O_CLOCK, O_WARMUP, O_NOCHECK,
     O_VERIFY, O_JSON, O_RESULTS, O_CLOG, O_TIMING, O_BASELINE, O_PRELOAD, O_LOOKAHEAD, O_HOP, O_PORTS, O_READY,
     O_DRAIN, O_FAULT
@@ -217,10 +224,6 @@ static int sim_option(int c, const char *arg, sim_args *a)
     case O_SYNTH: if (lpm_cli_uint(cmd, "--synthetic", arg, 1, LPM_SIM_MAX_STAGES, &a->synth)) return 2; break;
     case O_LINEAR: a->linear = 1; break;
     case O_READS: if (parse_reads(arg, &a->reads_lo, &a->reads_hi)) return 2; a->have_reads = 1; break;
-    case O_TRACE: a->trace = arg; break;
-    case O_GEN: a->gen = arg; break;
-    case O_COUNT: if (lpm_cli_u64(cmd, "--count", arg, 1, UINT64_MAX / 2, &a->count)) return 2; break;
-    case O_SEED: if (lpm_cli_u64(cmd, "--seed", arg, 0, UINT64_MAX, &a->seed)) return 2; break;
     case O_FIB: a->fib_path = arg; break;
     case O_QUEUE: if (lpm_cli_uint(cmd, "--queue", arg, 0, 65536, &cfg->queue)) return 2; break;
     case O_WIDTH: if (lpm_cli_uint(cmd, "--issue-width", arg, 1, 64, &cfg->width)) return 2; break;
@@ -265,10 +268,7 @@ static int parse_args(int argc, char **argv, sim_args *a, int *help_given)
         { "synthetic", required_argument, 0, O_SYNTH },
         { "linear", no_argument, 0, O_LINEAR },
         { "reads", required_argument, 0, O_READS },
-        { "trace", required_argument, 0, O_TRACE },
-        { "gen", required_argument, 0, O_GEN },
-        { "count", required_argument, 0, O_COUNT },
-        { "seed", required_argument, 0, O_SEED },
+        LPM_CLI_REQ_LONGOPTS,
         { "fib", required_argument, 0, O_FIB },
         { "queue", required_argument, 0, O_QUEUE },
         { "issue-width", required_argument, 0, O_WIDTH },
@@ -302,15 +302,15 @@ static int parse_args(int argc, char **argv, sim_args *a, int *help_given)
     lpm_fib_opts_default(&a->fo);
     lpm_sim_cfg_default(&a->cfg);
     a->check = 1;
-    a->count = 100000;
-    a->seed = 1;
+    req_init(&a->req);
     a->burst = 1.0;
     a->clock_mhz = 200.0;
-    a->kind = -1;
     *help_given = 0;
     int c, rc;
     while ((c = lpm_cli_getopt(cmd, argc, argv, "h", lo)) != -1) {
         int r = lpm_cli_fib_option(cmd, c, optarg, &a->fo);
+        if (!r)
+            r = lpm_cli_req_option(cmd, c, optarg, &a->req);
         if (r < 0)
             return 2;
         if (r > 0)
@@ -337,11 +337,11 @@ static int check_args(sim_args *a)
         lpm_cli_error(cmd, "give exactly one of --image and --synthetic");
         return 2;
     }
-    if (a->synth && (a->trace || a->gen || a->updates || a->verify || a->baseline)) {
+    if (a->synth && (a->req.trace || a->req.gen || a->updates || a->verify || a->baseline)) {
         lpm_cli_error(cmd, "--synthetic takes no --trace, --gen, --updates, --verify or --walk-baseline");
         return 2;
     }
-    if (a->image && !!a->trace + !!a->gen != 1) {
+    if (a->image && !!a->req.trace + !!a->req.gen != 1) {
         lpm_cli_error(cmd, "with --image give exactly one of --trace and --gen");
         return 2;
     }
@@ -354,7 +354,7 @@ static int check_args(sim_args *a)
                       a->ignore_crc ? "--ignore-image-crc" : a->urate > 0 ? "--update-rate" : "--drain-updates");
         return 2;
     }
-    if (a->gen && (a->kind = lpm_cli_trace_kind(cmd, "--gen", a->gen)) < 0)
+    if (lpm_cli_req_kind(cmd, &a->req))
         return 2;
     return 0;
 }
@@ -397,7 +397,7 @@ static int load_table(const sim_args *a, sim_state *s)
 {
     lpm_err err;
     int rc;
-    if (a->image && (a->gen || a->verify || a->unibit)) {
+    if (a->image && (a->req.gen || a->verify || a->unibit)) {
         if (a->fib_path) {
             if ((rc = lpm_cli_load_fib(cmd, a->fib_path, &a->fo, &s->fib)))
                 return rc;
@@ -424,24 +424,24 @@ static int open_source(const sim_args *a, sim_state *s)
     lpm_err err;
     int rc = 0;
     if (a->synth) {
-        lpm_sim_synth_src_init(&s->ss, a->synth, !a->linear, a->reads_lo, a->reads_hi, a->burst, a->count, a->seed);
+        lpm_sim_synth_src_init(&s->ss, a->synth, !a->linear, a->reads_lo, a->reads_hi, a->burst, a->req.count, a->req.seed);
         s->src = lpm_sim_synth_next;
         s->src_ctx = &s->ss;
         snprintf(s->source, sizeof s->source, "synthetic: %" PRIu64 " requests, %u-%u reads, seed %" PRIu64,
-                 a->count, a->reads_lo, a->reads_hi, a->seed);
-    } else if (a->trace) {
-        rc = lpm_sim_file_src_open(&s->fs, a->trace, s->cc.family, &err);
+                 a->req.count, a->reads_lo, a->reads_hi, a->req.seed);
+    } else if (a->req.trace) {
+        rc = lpm_sim_file_src_open(&s->fs, a->req.trace, s->cc.family, &err);
         s->src = lpm_sim_file_next;
         s->src_ctx = &s->fs;
-        snprintf(s->source, sizeof s->source, "trace %s", a->trace);
+        snprintf(s->source, sizeof s->source, "trace %s", a->req.trace);
     } else {
-        rc = lpm_sim_gen_src_init(&s->gs, &s->fib, a->kind, a->count, a->seed, &err);
+        rc = lpm_sim_gen_src_init(&s->gs, &s->fib, a->req.kind, a->req.count, a->req.seed, &err);
         s->src = lpm_sim_gen_next;
         s->src_ctx = &s->gs;
-        snprintf(s->source, sizeof s->source, "%s: %" PRIu64 " requests, seed %" PRIu64, a->gen, a->count, a->seed);
+        snprintf(s->source, sizeof s->source, "%s: %" PRIu64 " requests, seed %" PRIu64, a->req.gen, a->req.count, a->req.seed);
     }
     if (!rc && a->image && a->burst > 1.0) {
-        rc = lpm_sim_burst_src_init(&s->bs, s->src, s->src_ctx, a->burst, a->seed, s->w.stages, lpm_sim_image_entry,
+        rc = lpm_sim_burst_src_init(&s->bs, s->src, s->src_ctx, a->burst, a->req.seed, s->w.stages, lpm_sim_image_entry,
                                     s->img, &err);
         if (!rc) {
             s->have_bs = 1;
