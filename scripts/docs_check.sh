@@ -64,6 +64,8 @@ else
     run mapping-rebuilds headroom=10% mapping=height   # 3 of 45: the three traces on one image (results-mapping.md)
     run camp-inflight "mapping=ring, 24 stages, W 4, lookahead 32"   # 3 of 12: the ring's three runs (results-camp.md)
     exps+=(--exp mapping-rebuilds --exp camp-inflight)
+    run mapping-split table=linx-rib6             # 15 of 75: the IPv6 split tables' linx-rib6 rows (results-mapping.md)
+    exps+=(--exp mapping-split)
     if "$BIN" version | grep -q "DPDK peer *yes"; then
       run cpu-update-cost                        # 4 points: update counts per engine (results-cpu.md)
       exps+=(--exp cpu-update-cost)
