@@ -28,6 +28,8 @@ EXTRA_OBJS :=
 EXTRA_LIBS :=
 MODULE_CFLAGS :=
 LINK    := $(CC)
+# CUDA (nvcc, flags, runtime, rule) for gpu/ and names/ alike.
+include gpu/cuda.mk
 -include $(wildcard $(addsuffix /module.mk,$(MODULES)))
 # Not a module: its sources are harnesses, built by `make fuzz` and the replay test.
 include fuzz/fuzz.mk

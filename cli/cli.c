@@ -1,6 +1,7 @@
 #include "cli.h"
 
 #include "../core/input.h"
+#include "../core/trace.h"
 #include "../mapper/image.h"
 
 #include <errno.h>
@@ -119,6 +120,14 @@ int lpm_cli_double(const char *cmd, const char *opt, const char *arg,
     }
     *out = v;
     return 0;
+}
+
+int lpm_cli_trace_kind(const char *cmd, const char *opt, const char *arg)
+{
+    int k = lpm_trace_kind_parse(arg);
+    if (k < 0)
+        lpm_cli_error(cmd, "%s: unknown kind '%s' (%s)", opt, arg, LPM_TRACE_KIND_NAMES + 2);
+    return k;
 }
 
 int lpm_cli_fib_option(const char *cmd, int c, const char *arg, lpm_fib_opts *o)

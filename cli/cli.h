@@ -47,6 +47,10 @@ int lpm_cli_u64_list(const char *cmd, const char *opt, const char *arg, uint64_t
 int lpm_cli_double(const char *cmd, const char *opt, const char *arg,
                    double lo, double hi, double *out);
 
+/* A trace kind (core/trace.h) named by option opt ("--gen", "--kind");
+ * -1 after "OPT: unknown kind 'x' (uniform, random-match, table, zipf)". */
+int lpm_cli_trace_kind(const char *cmd, const char *opt, const char *arg);
+
 /* Common FIB-input options. Subcommands add LPM_CLI_FIB_LONGOPTS to their
  * option table and pass unknown codes to lpm_cli_fib_option first. */
 enum {

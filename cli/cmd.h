@@ -27,7 +27,7 @@ int lpm_cmd_bench_cpu(int argc, char **argv);      /* bench's CPU engines (cmd_b
 int lpm_rtl_cmd_verify(int argc, char **argv);     /* rtl verify (cmd_rtl_verify.c) */
 int lpm_rtl_cmd_synth(int argc, char **argv);      /* rtl synth (cmd_rtl_synth.c) */
 int lpm_cmd_model_verify(int argc, char **argv);   /* model verify (cmd_model_verify.c) */
-/* --mutate's argument; 0, or 2 after printing the error (cmd_rtl.c). */
+/* --mutate's argument; 0, or 2 after printing the error (cmd_rtl_opts.c). */
 int lpm_rtl_parse_mutation(const char *s, int *out);
 
 #endif

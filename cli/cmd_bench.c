@@ -360,10 +360,8 @@ static int parse_args(int argc, char **argv, bench_opts *o)
         case O_ENGINES: o->engines = optarg; break;
         case O_TRACE: o->trace_path = optarg; break;
         case O_KIND:
-            if ((o->kind = lpm_trace_kind_parse(optarg)) < 0) {
-                lpm_cli_error(cmd, "--kind: unknown kind '%s' (uniform, random-match, table, zipf)", optarg);
+            if ((o->kind = lpm_cli_trace_kind(cmd, "--kind", optarg)) < 0)
                 return 2;
-            }
             gen_opt = 1;
             break;
         case O_COUNT:

@@ -411,19 +411,61 @@ static int report(item *it, size_t ni, const lpm_fib *fib, const char *fib_path,
     return bad;
 }
 
-int lpm_cmd_bench_cpu(int argc, char **argv)
+/* The options of bench cpu and bench update-cost, as parsed. */
+typedef struct bcpu_args {
+    const char *cmd;          /* "bench cpu" or "bench update-cost" */
+    int costs;                /* update-cost */
+    lpm_fib_opts fo;
+    const char *fib_path, *engines, *trace, *updates, *kinds;
+    int json, pipeline, peer;
+    uint64_t count, seed;
+    unsigned threads, repeat, minl, maxl;
+} bcpu_args;
+
+enum { O_FIB = LPM_OPT_FIRST_FREE + 0x40, O_ENG, O_KIND, O_TRACE, O_COUNT, O_SEED, O_THREADS,
+       O_MODEL, O_REPEAT, O_PEER, O_MINL, O_MAXL, O_JSON, O_UPDATES };
+
+/* One option of the command's own (not a FIB option); 0, or the exit status. */
+static int bcpu_option(int c, const char *arg, bcpu_args *a)
 {
-    const char *cmd = "bench cpu";
-    int costs = 0;
-    if (argc >= 2 && (!strcmp(argv[1], "cpu") || !strcmp(argv[1], "update-cost"))) {
-        costs = !strcmp(argv[1], "update-cost");
-        if (costs)
-            cmd = "bench update-cost";
-        argc--;
-        argv++;
+    const char *cmd = a->cmd;
+    switch (c) {
+    case O_FIB: a->fib_path = arg; break;
+    case O_ENG: a->engines = arg; break;
+    case O_TRACE: a->trace = arg; break;
+    case O_UPDATES: a->updates = arg; break;
+    case O_KIND: a->kinds = arg; break;
+    case O_COUNT: return lpm_cli_u64(cmd, "--count", arg, 1, 100000000, &a->count) ? 2 : 0;
+    case O_SEED: return lpm_cli_u64(cmd, "--seed", arg, 0, UINT64_MAX, &a->seed) ? 2 : 0;
+    case O_THREADS: return lpm_cli_uint(cmd, "--threads", arg, 1, 256, &a->threads) ? 2 : 0;
+    case O_REPEAT: return lpm_cli_uint(cmd, "--repeat", arg, 1, 1000, &a->repeat) ? 2 : 0;
+    case O_MINL: return lpm_cli_uint(cmd, "--min-len", arg, 0, 128, &a->minl) ? 2 : 0;
+    case O_MAXL: return lpm_cli_uint(cmd, "--max-len", arg, 0, 128, &a->maxl) ? 2 : 0;
+    case O_MODEL:
+        if (!strcmp(arg, "pipeline"))
+            a->pipeline = 1;
+        else if (strcmp(arg, "rtc")) {
+            lpm_cli_error(cmd, "--model: 'rtc' or 'pipeline', not '%s'", arg);
+            return 2;
+        }
+        break;
+    case O_PEER:
+        if (strcmp(arg, "dpdk")) {
+            lpm_cli_error(cmd, "--peer: only 'dpdk', not '%s'", arg);
+            return 2;
+        }
+        a->peer = 1;
+        break;
+    case O_JSON: a->json = 1; break;
+    default: return lpm_cli_usage_error(cmd);
     }
-    enum { O_FIB = LPM_OPT_FIRST_FREE + 0x40, O_ENG, O_KIND, O_TRACE, O_COUNT, O_SEED, O_THREADS,
-           O_MODEL, O_REPEAT, O_PEER, O_MINL, O_MAXL, O_JSON, O_UPDATES };
+    return 0;
+}
+
+/* 0 with *help_given set after --help, else the exit status of a bad
+ * option or combination (0: go on). */
+static int parse_args(int argc, char **argv, bcpu_args *a, int *help_given)
+{
     static const struct option lo[] = {
         { "fib", required_argument, 0, O_FIB }, { "engines", required_argument, 0, O_ENG },
         { "kind", required_argument, 0, O_KIND }, { "trace", required_argument, 0, O_TRACE },
@@ -435,221 +477,106 @@ int lpm_cmd_bench_cpu(int argc, char **argv)
         { "json", no_argument, 0, O_JSON }, { "help", no_argument, 0, 'h' },
         LPM_CLI_FIB_LONGOPTS, { 0, 0, 0, 0 },
     };
-    lpm_fib_opts fo;
-    lpm_fib_opts_default(&fo);
-    const char *fib_path = NULL, *engines = NULL, *trace = NULL, *updates = NULL;
-    const char *kinds = "random-match";
-    int json = 0, pipeline = 0, peer = 0, c;
-    uint64_t count = 1000000, seed = 1;
-    unsigned threads = 0, repeat = 5, minl = 8, maxl = 16;
+    const char *cmd = a->cmd;
+    lpm_fib_opts_default(&a->fo);
+    a->kinds = "random-match";
+    a->count = 1000000;
+    a->seed = 1;
+    a->repeat = 5;
+    a->minl = 8;
+    a->maxl = 16;
+    *help_given = 0;
+    int c, rc;
     optind = 1;
     while ((c = lpm_cli_getopt(cmd, argc, argv, "h", lo)) != -1) {
-        int r = lpm_cli_fib_option(cmd, c, optarg, &fo);
+        int r = lpm_cli_fib_option(cmd, c, optarg, &a->fo);
         if (r < 0)
             return 2;
         if (r > 0)
             continue;
-        switch (c) {
-        case O_FIB: fib_path = optarg; break;
-        case O_ENG: engines = optarg; break;
-        case O_TRACE: trace = optarg; break;
-        case O_UPDATES: updates = optarg; break;
-        case O_KIND:
-            kinds = optarg;
-            break;
-        case O_COUNT:
-            if (lpm_cli_u64(cmd, "--count", optarg, 1, 100000000, &count))
-                return 2;
-            break;
-        case O_SEED:
-            if (lpm_cli_u64(cmd, "--seed", optarg, 0, UINT64_MAX, &seed))
-                return 2;
-            break;
-        case O_THREADS:
-            if (lpm_cli_uint(cmd, "--threads", optarg, 1, 256, &threads))
-                return 2;
-            break;
-        case O_REPEAT:
-            if (lpm_cli_uint(cmd, "--repeat", optarg, 1, 1000, &repeat))
-                return 2;
-            break;
-        case O_MINL:
-            if (lpm_cli_uint(cmd, "--min-len", optarg, 0, 128, &minl))
-                return 2;
-            break;
-        case O_MAXL:
-            if (lpm_cli_uint(cmd, "--max-len", optarg, 0, 128, &maxl))
-                return 2;
-            break;
-        case O_MODEL:
-            if (!strcmp(optarg, "pipeline"))
-                pipeline = 1;
-            else if (strcmp(optarg, "rtc")) {
-                lpm_cli_error(cmd, "--model: 'rtc' or 'pipeline', not '%s'", optarg);
-                return 2;
-            }
-            break;
-        case O_PEER:
-            if (strcmp(optarg, "dpdk")) {
-                lpm_cli_error(cmd, "--peer: only 'dpdk', not '%s'", optarg);
-                return 2;
-            }
-            peer = 1;
-            break;
-        case O_JSON: json = 1; break;
-        case 'h': help_cpu(stdout); return 0;
-        default: return lpm_cli_usage_error(cmd);
+        if (c == 'h') {
+            help_cpu(stdout);
+            *help_given = 1;
+            return 0;
         }
+        if ((rc = bcpu_option(c, optarg, a)))
+            return rc;
     }
     if (optind < argc) {
         lpm_cli_error(cmd, "unexpected argument '%s'", argv[optind]);
         return 2;
     }
     char kb[256];
-    if (strlen(kinds) >= sizeof kb) {
+    if (strlen(a->kinds) >= sizeof kb) {
         lpm_cli_error(cmd, "--kind: list too long");
         return 2;
     }
-    snprintf(kb, sizeof kb, "%s", kinds);
+    snprintf(kb, sizeof kb, "%s", a->kinds);
     for (char *sv = NULL, *k = strtok_r(kb, ",", &sv); k; k = strtok_r(NULL, ",", &sv))
-        if (lpm_trace_kind_parse(k) < 0) {
-            lpm_cli_error(cmd, "--kind: unknown trace kind '%s' (random-match, uniform, table, zipf)", k);
+        if (lpm_cli_trace_kind(cmd, "--kind", k) < 0)
             return 2;
-        }
-    if (!fib_path) {
+    if (!a->fib_path) {
         lpm_cli_error(cmd, "--fib is required");
         return 2;
     }
-    if (minl > maxl) {
-        lpm_cli_error(cmd, "--min-len %u is above --max-len %u", minl, maxl);
+    if (a->minl > a->maxl) {
+        lpm_cli_error(cmd, "--min-len %u is above --max-len %u", a->minl, a->maxl);
         return 2;
     }
-    if (peer && !lpm_peer_built()) {
+    if (a->peer && !lpm_peer_built()) {
         lpm_cli_error(cmd, "--peer dpdk: not built into this binary (libdpdk was not found; "
                            "scripts/deps.sh --peers installs it)");
         return 1;
     }
-    lpm_fib fib;
-    lpm_fib_init(&fib);
-    int rc = lpm_cli_load_fib(cmd, fib_path, &fo, &fib);
-    if (rc)
-        return rc;
-    const lpm_engine_ops *es[MAXE];
-    size_t ne;
-    if ((rc = parse_engines(cmd, engines ? engines : default_engines(fib.family), fib.family, es, &ne))) {
-        lpm_fib_free(&fib);
-        return rc;
-    }
-    if (costs) {
-        lpm_update *up = NULL;
-        size_t nup = 0;
-        lpm_err uerr;
-        if (updates && (rc = lpm_updates_load(updates, &fib, NULL, &up, &nup, &uerr)))
-            lpm_cli_error(cmd, "%s", uerr.msg);
-        else
-            rc = update_cost(cmd, &fib, es, ne, minl, maxl, up, nup, updates, peer, json);
-        free(up);
-        lpm_fib_free(&fib);
-        return rc;
-    }
-    for (size_t k = 0; k < ne && pipeline; k++)
-        if (!lpm_cpu_pipeline_supported(es[k])) {
-            lpm_cli_error(cmd, "--model pipeline: %s has no pipelined model (tree-bitmap engines do)", es[k]->name);
-            lpm_fib_free(&fib);
-            return 2;
-        }
-    if (!threads)
-        threads = pipeline ? 0 : 1;
+    return 0;
+}
 
-    /* Build everything once; then each trace in turn. */
+/* bench update-cost: the table's updates (or its own prefixes) through each engine. */
+static int run_costs(const bcpu_args *a, lpm_fib *fib, const lpm_engine_ops **es, size_t ne)
+{
+    lpm_update *up = NULL;
+    size_t nup = 0;
+    lpm_err uerr;
+    int rc;
+    if (a->updates && (rc = lpm_updates_load(a->updates, fib, NULL, &up, &nup, &uerr)))
+        lpm_cli_error(a->cmd, "%s", uerr.msg);
+    else
+        rc = update_cost(a->cmd, fib, es, ne, a->minl, a->maxl, up, nup, a->updates, a->peer, a->json);
+    free(up);
+    return rc;
+}
+
+/* Builds every engine (and the DPDK paths) once, with room for the rounds'
+ * figures; *ni items made (free_items frees them, also on failure). */
+static int build_items(const bcpu_args *a, const lpm_fib *fib, const lpm_engine_ops **es, size_t ne, item *it,
+                       size_t *ni)
+{
     lpm_err err;
-    item it[MAXI + 1];
-    size_t ni = 0;
-    memset(it, 0, sizeof it);
+    int rc = 0;
     for (size_t k = 0; k < ne && !rc; k++) {
-        item *x = &it[ni];
+        item *x = &it[*ni];
         x->name = es[k]->name;
         x->e = es[k];
-        x->model = pipeline ? "pipeline" : "rtc";
+        x->model = a->pipeline ? "pipeline" : "rtc";
         double t0 = lpm_cpu_now();
-        if ((rc = es[k]->build(&x->state, &fib, &err))) {
-            lpm_cli_error(cmd, "%s: %s", x->name, err.msg);
+        if ((rc = es[k]->build(&x->state, fib, &err))) {
+            lpm_cli_error(a->cmd, "%s: %s", x->name, err.msg);
             break;
         }
         x->build_s = lpm_cpu_now() - t0;
         x->memory = es[k]->memory(x->state);
-        ni++;
+        ++*ni;
     }
-    if (peer && !rc)
-        rc = add_peers(cmd, &fib, it, &ni, json);
-    lpm_ref *ref = NULL;
-    if (!rc && lpm_ref_build(&ref, &fib, &err))
-        rc = lpm_err_set(&err, LPM_EFAIL, "out of memory");
-    for (size_t i = 0; i < ni && !rc; i++)
-        if (!(it[i].runs = calloc(repeat, sizeof(double))) || !(it[i].cpu_runs = calloc(repeat, sizeof(double))))
+    if (a->peer && !rc)
+        rc = add_peers(a->cmd, fib, it, ni, a->json);
+    for (size_t i = 0; i < *ni && !rc; i++)
+        if (!(it[i].runs = calloc(a->repeat, sizeof(double))) || !(it[i].cpu_runs = calloc(a->repeat, sizeof(double))))
             rc = LPM_EFAIL;
-    char kinds_buf[256];
-    snprintf(kinds_buf, sizeof kinds_buf, "%s", kinds);
-    char *save = NULL;
-    for (char *kn = trace ? (char *)trace : strtok_r(kinds_buf, ",", &save); kn && !rc;
-         kn = trace ? NULL : strtok_r(NULL, ",", &save)) {
-        lpm_addr *a = NULL;
-        size_t n = 0;
-        int kind = trace ? 0 : lpm_trace_kind_parse(kn);
-        if (trace) {
-            int fam;
-            if ((rc = lpm_trace_load(trace, &a, &n, &fam, &err)) == LPM_OK && fam != fib.family)
-                rc = lpm_err_set(&err, LPM_EINPUT, "%s: IPv%d trace for an IPv%d table", trace, fam, fib.family);
-        } else {
-            n = (size_t)count;
-            a = malloc(n * sizeof *a);
-            lpm_trace_opts to;
-            lpm_trace_opts_default(&to);
-            to.kind = kind;
-            to.count = n;
-            to.seed = seed;
-            rc = a ? lpm_trace_gen(&fib, &to, a, &err) : lpm_err_set(&err, LPM_EFAIL, "out of memory");
-        }
-        uint32_t *nh = NULL;
-        if (!rc && !n)
-            rc = lpm_err_set(&err, LPM_EINPUT, "the trace is empty");
-        if (!rc && !(nh = malloc(n * sizeof *nh)))
-            rc = lpm_err_set(&err, LPM_EFAIL, "out of memory");
-        for (size_t i = 0; i < ni && !rc; i++)
-            if (it[i].owner)
-                rc = lpm_peer_prepare(it[i].peer, a, n, &err);
-        if (rc) {
-            lpm_cli_error(cmd, "%s", err.msg);
-            free(a);
-            free(nh);
-            break;
-        }
-        memset(nh, 0, n * sizeof *nh); /* page faults out of the first timing */
-        for (size_t i = 0; i < ni; i++)
-            it[i].mismatches = 0;
-        /* Rounds: every item once per round, so ratios compare one run. */
-        for (unsigned r = 0; r < repeat && !rc; r++)
-            for (size_t i = 0; i < ni && !rc; i++) {
-                rc = run_round(cmd, &it[i], a, nh, n, threads, pipeline && !it[i].peer, &it[i].runs[r],
-                               &it[i].cpu_runs[r]);
-                for (size_t j = 0; !rc && r == 0 && j < n; j++) {
-                    uint32_t want = lpm_ref_lookup(ref, &a[j], NULL);
-                    if (nh[j] == want)
-                        continue;
-                    if (!it[i].mismatches++) {
-                        char buf[LPM_ADDR_STRLEN];
-                        lpm_addr_format(&a[j], fib.family, buf, sizeof buf);
-                        lpm_cli_error(cmd, "mismatch: %s: %s says %s, reference says %s", buf, it[i].name,
-                                      nh[j] == LPM_NH_NONE ? "-" : lpm_nhtab_name(&fib.nh, nh[j]),
-                                      want == LPM_NH_NONE ? "-" : lpm_nhtab_name(&fib.nh, want));
-                    }
-                }
-            }
-        if (!rc)
-            rc = report(it, ni, &fib, fib_path, kn, n, repeat, pipeline, threads, json);
-        free(a);
-        free(nh);
-    }
+    return rc;
+}
+
+static void free_items(item *it, size_t ni)
+{
     for (size_t i = 0; i < ni; i++) {
         if (it[i].owner)
             lpm_peer_free(it[i].peer);
@@ -658,7 +585,136 @@ int lpm_cmd_bench_cpu(int argc, char **argv)
         free(it[i].runs);
         free(it[i].cpu_runs);
     }
+}
+
+/* The addresses of one trace: the --trace file, or kn generated. */
+static int trace_addrs(const bcpu_args *a, const lpm_fib *fib, const char *kn, lpm_addr **addrs, size_t *n,
+                       lpm_err *err)
+{
+    int rc;
+    if (a->trace) {
+        int fam;
+        if ((rc = lpm_trace_load(a->trace, addrs, n, &fam, err)) == LPM_OK && fam != fib->family)
+            rc = lpm_err_set(err, LPM_EINPUT, "%s: IPv%d trace for an IPv%d table", a->trace, fam, fib->family);
+        return rc;
+    }
+    *n = (size_t)a->count;
+    *addrs = malloc(*n * sizeof **addrs);
+    lpm_trace_opts to;
+    lpm_trace_opts_default(&to);
+    to.kind = lpm_trace_kind_parse(kn);
+    to.count = *n;
+    to.seed = a->seed;
+    return *addrs ? lpm_trace_gen(fib, &to, *addrs, err) : lpm_err_set(err, LPM_EFAIL, "out of memory");
+}
+
+/* Rounds: every item once per round, so ratios compare one run; the first
+ * round's answers are checked against the reference. */
+static int run_rounds(const bcpu_args *a, const lpm_fib *fib, const lpm_ref *ref, item *it, size_t ni,
+                      const lpm_addr *addrs, uint32_t *nh, size_t n)
+{
+    int rc = 0;
+    for (size_t i = 0; i < ni; i++)
+        it[i].mismatches = 0;
+    for (unsigned r = 0; r < a->repeat && !rc; r++)
+        for (size_t i = 0; i < ni && !rc; i++) {
+            rc = run_round(a->cmd, &it[i], addrs, nh, n, a->threads, a->pipeline && !it[i].peer, &it[i].runs[r],
+                           &it[i].cpu_runs[r]);
+            for (size_t j = 0; !rc && r == 0 && j < n; j++) {
+                uint32_t want = lpm_ref_lookup(ref, &addrs[j], NULL);
+                if (nh[j] == want)
+                    continue;
+                if (!it[i].mismatches++) {
+                    char buf[LPM_ADDR_STRLEN];
+                    lpm_addr_format(&addrs[j], fib->family, buf, sizeof buf);
+                    lpm_cli_error(a->cmd, "mismatch: %s: %s says %s, reference says %s", buf, it[i].name,
+                                  nh[j] == LPM_NH_NONE ? "-" : lpm_nhtab_name(&fib->nh, nh[j]),
+                                  want == LPM_NH_NONE ? "-" : lpm_nhtab_name(&fib->nh, want));
+                }
+            }
+        }
+    return rc;
+}
+
+/* One trace (the file, or one generated kind kn) through every item, then
+ * its report. */
+static int run_trace(const bcpu_args *a, const lpm_fib *fib, const lpm_ref *ref, item *it, size_t ni, const char *kn)
+{
+    lpm_err err;
+    lpm_addr *addrs = NULL;
+    size_t n = 0;
+    uint32_t *nh = NULL;
+    int rc = trace_addrs(a, fib, kn, &addrs, &n, &err);
+    if (!rc && !n)
+        rc = lpm_err_set(&err, LPM_EINPUT, "the trace is empty");
+    if (!rc && !(nh = malloc(n * sizeof *nh)))
+        rc = lpm_err_set(&err, LPM_EFAIL, "out of memory");
+    for (size_t i = 0; i < ni && !rc; i++)
+        if (it[i].owner)
+            rc = lpm_peer_prepare(it[i].peer, addrs, n, &err);
+    if (rc) {
+        lpm_cli_error(a->cmd, "%s", err.msg);
+    } else {
+        memset(nh, 0, n * sizeof *nh); /* page faults out of the first timing */
+        rc = run_rounds(a, fib, ref, it, ni, addrs, nh, n);
+        if (!rc)
+            rc = report(it, ni, fib, a->fib_path, kn, n, a->repeat, a->pipeline, a->threads, a->json);
+    }
+    free(addrs);
+    free(nh);
+    return rc;
+}
+
+/* bench cpu: build once, then each trace in turn. */
+static int run_lookups(bcpu_args *a, const lpm_fib *fib, const lpm_engine_ops **es, size_t ne)
+{
+    for (size_t k = 0; k < ne && a->pipeline; k++)
+        if (!lpm_cpu_pipeline_supported(es[k])) {
+            lpm_cli_error(a->cmd, "--model pipeline: %s has no pipelined model (tree-bitmap engines do)", es[k]->name);
+            return 2;
+        }
+    if (!a->threads)
+        a->threads = a->pipeline ? 0 : 1;
+    lpm_err err;
+    item it[MAXI + 1];
+    size_t ni = 0;
+    memset(it, 0, sizeof it);
+    lpm_ref *ref = NULL;
+    int rc = build_items(a, fib, es, ne, it, &ni);
+    if (!rc && lpm_ref_build(&ref, fib, &err))
+        rc = LPM_EFAIL;
+    char kinds_buf[256];
+    snprintf(kinds_buf, sizeof kinds_buf, "%s", a->kinds);
+    char *save = NULL;
+    for (char *kn = a->trace ? (char *)a->trace : strtok_r(kinds_buf, ",", &save); kn && !rc;
+         kn = a->trace ? NULL : strtok_r(NULL, ",", &save))
+        rc = run_trace(a, fib, ref, it, ni, kn);
+    free_items(it, ni);
     lpm_ref_free(ref);
+    return rc;
+}
+
+int lpm_cmd_bench_cpu(int argc, char **argv)
+{
+    bcpu_args a = { .cmd = "bench cpu" };
+    if (argc >= 2 && (!strcmp(argv[1], "cpu") || !strcmp(argv[1], "update-cost"))) {
+        a.costs = !strcmp(argv[1], "update-cost");
+        if (a.costs)
+            a.cmd = "bench update-cost";
+        argc--;
+        argv++;
+    }
+    int help_given, rc = parse_args(argc, argv, &a, &help_given);
+    if (rc || help_given)
+        return rc;
+    lpm_fib fib;
+    lpm_fib_init(&fib);
+    if ((rc = lpm_cli_load_fib(a.cmd, a.fib_path, &a.fo, &fib)))
+        return rc;
+    const lpm_engine_ops *es[MAXE];
+    size_t ne;
+    if (!(rc = parse_engines(a.cmd, a.engines ? a.engines : default_engines(fib.family), fib.family, es, &ne)))
+        rc = a.costs ? run_costs(&a, &fib, es, ne) : run_lookups(&a, &fib, es, ne);
     lpm_fib_free(&fib);
     return rc;
 }

@@ -11,6 +11,7 @@
 #include "cmd.h"
 #include "cmd_model.h"
 #include "../core/ref_lpm.h"
+#include "../rtl_gen/rtl_gen.h"
 #include "../sim/sim_source.h"
 #include "../sim/walk_image.h"
 
@@ -23,13 +24,16 @@ void lpm_model_help(FILE *fp, const char *sub)
             "                  [--update-rate U] [--clock-mhz F]]%s\n"
             "\n",
             sub,
-            !strcmp(sub, "verify") ? " [--mutate FAULT] [--json]" : " [--cycle-log F] [--results F] [--json]");
+            !strcmp(sub, "verify") ? "\n                  [--cosim [--cache DIR] [--build-dir DIR] [--rtl-mutate FAULT]] [--mutate FAULT] [--json]" : " [--cycle-log F] [--results F] [--json]");
     if (!strcmp(sub, "verify"))
         fprintf(fp, "Runs the C simulator (lpmpipe sim) and the SystemC cycle-accurate model on the\n"
                     "same requests and bubbles and compares their cycle logs line by line and their\n"
                     "results (id, next hop, DIT, exit and output cycles); without --updates every\n"
                     "answer is also checked against the reference LPM. Prints 'N lookups, M cycles,\n"
-                    "K mismatches', names the first differing cycle and exits 1 on any mismatch.\n\n");
+                    "K mismatches', names the first differing cycle and exits 1 on any mismatch.\n"
+                    "--cosim adds the Verilated RTL (lpmpipe rtl) stepped by the model's clock in\n"
+                    "the same SystemC kernel: its cycle log is compared with the model's in every\n"
+                    "cycle, its results with the model's and its answers with the reference.\n\n");
     else
         fprintf(fp, "Runs the SystemC cycle-accurate model (rules: docs/microarchitecture.md) and\n"
                     "writes the cycle log and results file lpmpipe sim writes (docs/cli-sim.md);\n"
@@ -50,6 +54,11 @@ void lpm_model_help(FILE *fp, const char *sub)
     if (!strcmp(sub, "verify"))
         fprintf(fp, "  --mutate FAULT      plant a fault in the model (dit-late, queue-capacity):\n"
                     "                      verify must then fail\n"
+                    "  --cosim             co-simulate the Verilated RTL (needs verilator; D >= 2, --rob 0)\n"
+                    "  --cache DIR         where Verilated builds are kept (default $LPMPIPE_RTL_CACHE)\n"
+                    "  --build-dir DIR     keep the co-simulation's work folder there\n"
+                    "  --rtl-mutate FAULT  plant a fault in the RTL (lpmpipe rtl --mutate: queue-order,\n"
+                    "                      queue-capacity, bubble-address): the co-simulation must fail\n"
                     "  --json              the summary as one JSON object\n");
     else
         fprintf(fp, "  --cycle-log F       the per-cycle log (docs/microarchitecture.md section 7)\n"
@@ -73,7 +82,7 @@ int lpm_model_opts_parse(const char *cmd, int argc, char **argv, lpm_model_opts 
     enum {
         O_IMAGE = LPM_OPT_FIRST_FREE, O_TRACE, O_GEN, O_COUNT, O_SEED, O_QUEUE, O_WIDTH, O_ROB, O_HOP, O_PORTS,
         O_READY, O_UPD, O_ICRC, O_URATE, O_CLOCK, O_MUT, O_CLOG, O_RES, O_JSON, O_LOAD, O_ENGINE, O_RATE, O_FIFO,
-        O_CTX
+        O_CTX, O_TTRACE, O_COSIM, O_CACHE, O_BDIR, O_RMUT
     };
     static const struct option lo[] = {
         { "image", required_argument, 0, O_IMAGE },       { "trace", required_argument, 0, O_TRACE },
@@ -88,7 +97,9 @@ int lpm_model_opts_parse(const char *cmd, int argc, char **argv, lpm_model_opts 
         { "json", no_argument, 0, O_JSON },               { "help", no_argument, 0, 'h' },
         { "load", required_argument, 0, O_LOAD },         { "engine", required_argument, 0, O_ENGINE },
         { "rate-mpps", required_argument, 0, O_RATE },    { "fifo", required_argument, 0, O_FIFO },
-        { "contexts", required_argument, 0, O_CTX },
+        { "contexts", required_argument, 0, O_CTX },      { "cosim", no_argument, 0, O_COSIM },
+        { "cache", required_argument, 0, O_CACHE },       { "build-dir", required_argument, 0, O_BDIR },
+        { "rtl-mutate", required_argument, 0, O_RMUT },   { "timed-trace", required_argument, 0, O_TTRACE },
         { 0, 0, 0, 0 },
     };
     memset(o, 0, sizeof *o);
@@ -104,7 +115,7 @@ int lpm_model_opts_parse(const char *cmd, int argc, char **argv, lpm_model_opts 
     while ((c = lpm_cli_getopt(cmd, argc, argv, "h", lo)) != -1) {
         switch (c) {
         case O_IMAGE: o->image = optarg; break;
-        case O_TRACE: o->trace = optarg; break;
+        case O_TRACE: o->trace = optarg; o->ntrace++; break;
         case O_GEN: o->gen = optarg; break;
         case O_COUNT: if (lpm_cli_u64(cmd, "--count", optarg, 1, 100000000, &o->count)) return 2; break;
         case O_SEED: if (lpm_cli_u64(cmd, "--seed", optarg, 0, UINT64_MAX, &o->seed)) return 2; break;
@@ -135,14 +146,32 @@ int lpm_model_opts_parse(const char *cmd, int argc, char **argv, lpm_model_opts 
             }
             o->fast = !strcmp(optarg, "fast");
             break;
-        case O_RATE: if (lpm_cli_double(cmd, "--rate-mpps", optarg, 0.0, 1e6, &o->rate_mpps)) return 2; break;
+        case O_RATE:
+            if (lpm_cli_double(cmd, "--rate-mpps", optarg, 0.0, 1e6, &o->rate_mpps))
+                return 2;
+            o->rate_set = 1;
+            break;
         case O_FIFO: if (lpm_cli_uint(cmd, "--fifo", optarg, 1, 1u << 20, &o->fifo)) return 2; break;
         case O_CTX: if (lpm_cli_uint(cmd, "--contexts", optarg, 1, 4096, &o->contexts)) return 2; break;
+        case O_TTRACE: o->trace = optarg; o->timed = 1; o->ntrace++; break;
+        case O_COSIM: o->cosim = 1; break;
+        case O_CACHE: o->cache = optarg; break;
+        case O_BDIR: o->bdir = optarg; break;
+        case O_RMUT:
+            if ((o->rtl_mutate = lpm_rtl_mutation_of(optarg)) <= 0) {
+                lpm_cli_error(cmd, "--rtl-mutate: unknown fault '%s' (queue-order, queue-capacity, bubble-address)", optarg);
+                return 2;
+            }
+            break;
         case 'h': return -1;
         default: return lpm_cli_usage_error(cmd);
         }
-        if (!lc && c >= O_ENGINE && c <= O_CTX) {
-            lpm_cli_error(cmd, "--engine, --rate-mpps, --fifo and --contexts go with model linecard");
+        if (!verify && c >= O_COSIM) {
+            lpm_cli_error(cmd, "--cosim, --cache, --build-dir and --rtl-mutate go with model verify");
+            return 2;
+        }
+        if (!lc && c >= O_ENGINE && c <= O_TTRACE) {
+            lpm_cli_error(cmd, "--engine, --rate-mpps, --fifo, --contexts and --timed-trace go with model linecard");
             return 2;
         }
         if (lc && (c == O_CLOG || c == O_RES || c == O_LOAD || c == O_READY)) {
@@ -154,6 +183,10 @@ int lpm_model_opts_parse(const char *cmd, int argc, char **argv, lpm_model_opts 
         lpm_cli_error(cmd, "unexpected argument '%s'", argv[optind]);
         return 2;
     }
+    if (o->timed && (o->gen || o->rate_set || o->ntrace > 1)) {
+        lpm_cli_error(cmd, "--timed-trace gives the packets and their times: not with --gen, --trace or --rate-mpps");
+        return 2;
+    }
     if (!o->image || !!o->trace + !!o->gen != 1) {
         lpm_cli_error(cmd, "needs --image IMG and exactly one of --trace and --gen (see %s --help)", cmd);
         return 2;
@@ -162,6 +195,17 @@ int lpm_model_opts_parse(const char *cmd, int argc, char **argv, lpm_model_opts 
         lpm_cli_error(cmd, "%s needs --updates", o->ignore_crc ? "--ignore-image-crc" : "--update-rate");
         return 2;
     }
+    if ((o->cache || o->bdir || o->rtl_mutate) && !o->cosim) {
+        lpm_cli_error(cmd, "--cache, --build-dir and --rtl-mutate go with --cosim");
+        return 2;
+    }
+    if (o->cosim && (o->mc.hop < 2 || o->mc.rob || o->mc.queue < 1)) {
+        lpm_cli_error(cmd, "--cosim: the RTL implements --hop-cycles 2..16 with --queue 1.. and no reorder buffer "
+                           "(--rob 0): see docs/cli-rtl.md");
+        return 2;
+    }
+    if (!o->cache && o->cosim)
+        o->cache = getenv("LPMPIPE_RTL_CACHE");
     if (verify && (o->clog || o->results)) {
         lpm_cli_error(cmd, "--cycle-log and --results go with model run (verify compares its own)");
         return 2;

@@ -15,8 +15,12 @@ typedef struct lpm_model_opts {
     int kind, ignore_crc, json;
     double urate;
     lpm_model_cfg mc;
+    /* model verify --cosim: the Verilated RTL beside the model */
+    int cosim, rtl_mutate;   /* rtl_mutate: enum lpm_rtl_mutation */
+    const char *cache, *bdir;
     /* model linecard */
-    int fast;
+    int fast, timed;         /* timed: --timed-trace (lines "SECONDS ADDRESS") */
+    int rate_set, ntrace;    /* --rate-mpps given; --trace and --timed-trace given */
     double rate_mpps;
     unsigned fifo, contexts;
 } lpm_model_opts;
@@ -48,6 +52,20 @@ int lpm_model_results_grow(lpm_model_results *r, const lpm_sim_result *x);
 /* a (cap elements of size bytes, n used) with room for one more: a itself,
  * or a bigger copy (cap updated), or NULL when out of memory (a intact). */
 void *lpm_model_grow(void *a, size_t *cap, size_t n, size_t size);
+
+/* model verify --cosim (cmd_model_cosim.c): the RTL generated from the
+ * image (before any bubble writes it), its testbench library built (or
+ * taken from the cache), the stimulus files written; then the RTL's
+ * results read back. */
+typedef struct lpm_model_cosim_run {
+    char work[4096], rtl[4200], lib[4200], keys[4200], bubbles[4200], results[4200];
+    int tmp;                 /* the work folder was made here: removed at the end */
+    lpm_model_cosim co;
+} lpm_model_cosim_run;
+int lpm_model_cosim_prepare(const char *cmd, const lpm_model_opts *o, const lpm_image *img, const lpm_model_keys *k,
+                            lpm_model_cosim_run *r);
+int lpm_model_cosim_results(const char *cmd, const lpm_model_cosim_run *r, lpm_model_results *out);
+void lpm_model_cosim_free(const char *cmd, lpm_model_cosim_run *r);
 
 /* model linecard (cmd_model_linecard.c) */
 int lpm_cmd_model_linecard(int argc, char **argv);

@@ -1,5 +1,6 @@
 /* lpmpipe model verify: the SystemC cycle-accurate model against the C
- * simulator on one stimulus (the same requests, the same bubbles with the
+ * simulator (and with --cosim the Verilated RTL against the model, cycle
+ * by cycle inside one SystemC kernel) on one stimulus (the same requests, the same bubbles with the
  * same ready cycles, each run on its own copy of the image): cycle logs
  * line by line, results field by field, and (without bubbles) every answer
  * against the reference LPM. */
@@ -76,7 +77,9 @@ static uint64_t compare_logs(FILE *a, FILE *b, uint64_t *cycles, uint64_t *first
     return bad;
 }
 
-static uint64_t compare_results(const lpm_model_results *s, const lpm_model_results *m, uint64_t *first)
+/* Field by field, in output order; na, nb name the two sides. */
+static uint64_t compare_results(const lpm_model_results *s, const lpm_model_results *m, const char *na, const char *nb,
+                                uint64_t *first)
 {
     uint64_t bad = 0;
     size_t n = s->n > m->n ? s->n : m->n;
@@ -93,7 +96,7 @@ static uint64_t compare_results(const lpm_model_results *s, const lpm_model_resu
             if (y)
                 snprintf(ty, sizeof ty, "id %" PRIu64 " nh %" PRIu32 " dit %" PRIu64 " exit %" PRIu64 " out %" PRIu64, y->id,
                          y->nh, y->dit_cycle, y->exit_cycle, y->out_cycle);
-            fprintf(stderr, "lpmpipe: %s: result %zu differs:\n  sim:   %s\n  model: %s\n", cmd, i, tx, ty);
+            fprintf(stderr, "lpmpipe: %s: result %zu differs:\n  %-6s %s\n  %-6s %s\n", cmd, i, na, tx, nb, ty);
         }
         if (y && y->exit_cycle < *first)
             *first = y->exit_cycle;
@@ -101,9 +104,9 @@ static uint64_t compare_results(const lpm_model_results *s, const lpm_model_resu
     return bad;
 }
 
-/* Every answer of the model against the reference LPM of the image's table. */
-static int check_ref(const lpm_image *img, const lpm_model_keys *k, const lpm_model_results *m, uint64_t *checked,
-                     uint64_t *bad, lpm_err *err)
+/* Every answer of who (the model, the RTL) against the reference LPM of the image's table. */
+static int check_ref(const lpm_image *img, const lpm_model_keys *k, const lpm_model_results *m, const char *who,
+                     uint64_t *checked, uint64_t *bad, lpm_err *err)
 {
     lpm_fib fib;
     lpm_ref *ref = NULL;
@@ -122,11 +125,11 @@ static int check_ref(const lpm_image *img, const lpm_model_keys *k, const lpm_mo
         }
         uint32_t want = lpm_ref_lookup(ref, &k->a[r->id], NULL);
         if (want != r->nh && (*bad)++ < SHOW)
-            fprintf(stderr, "lpmpipe: %s: request %" PRIu64 ": the model says %" PRIu32 ", the reference %" PRIu32 "\n", cmd,
-                    r->id, r->nh, want);
+            fprintf(stderr, "lpmpipe: %s: request %" PRIu64 ": %s says %" PRIu32 ", the reference %" PRIu32 "\n", cmd,
+                    r->id, who, r->nh, want);
     }
     if (m->n != k->n) {
-        fprintf(stderr, "lpmpipe: %s: %zu results for %zu requests\n", cmd, m->n, k->n);
+        fprintf(stderr, "lpmpipe: %s: %s: %zu results for %zu requests\n", cmd, who, m->n, k->n);
         (*bad)++;
     }
     lpm_ref_free(ref);
@@ -166,17 +169,56 @@ static void close_run(vrun *v)
     free(v->res.a);
 }
 
-static void report(const lpm_model_opts *o, size_t lookups, uint64_t cycles, uint64_t cbad, uint64_t rbad, uint64_t refc,
-                   uint64_t refbad, const lpm_model_stats *st)
+/* What the comparisons found: model against simulator, and (--cosim) the RTL against the model. */
+typedef struct vcount {
+    uint64_t cycles, first, first_result, cbad, rbad, refc, refbad;
+    uint64_t co_cbad, co_rbad, co_refc, co_refbad;
+} vcount;
+
+static uint64_t total(const vcount *n)
 {
-    uint64_t total = cbad + rbad + refbad;
-    if (o->json)
+    return n->cbad + n->rbad + n->refbad + n->co_cbad + n->co_rbad + n->co_refbad;
+}
+
+static void report(const lpm_model_opts *o, size_t lookups, const vcount *n, const lpm_model_stats *st)
+{
+    if (o->json) {
         printf("{\"lookups\":%zu,\"cycles\":%" PRIu64 ",\"bubbles\":%" PRIu64 ",\"cycle_mismatches\":%" PRIu64
-               ",\"result_mismatches\":%" PRIu64 ",\"reference_checked\":%" PRIu64 ",\"reference_mismatches\":%" PRIu64
-               ",\"model_seconds\":%.4f,\"mismatches\":%" PRIu64 "}\n",
-               lookups, cycles, st->bubbles, cbad, rbad, refc, refbad, st->seconds, total);
-    else
-        printf("%zu lookups, %" PRIu64 " cycles, %" PRIu64 " mismatches\n", lookups, cycles, total);
+               ",\"result_mismatches\":%" PRIu64 ",\"reference_checked\":%" PRIu64 ",\"reference_mismatches\":%" PRIu64,
+               lookups, n->cycles, st->bubbles, n->cbad, n->rbad, n->refc, n->refbad);
+        if (o->cosim)
+            printf(",\"cosim\":{\"cycle_mismatches\":%" PRIu64 ",\"result_mismatches\":%" PRIu64
+                   ",\"reference_checked\":%" PRIu64 ",\"reference_mismatches\":%" PRIu64 "}",
+                   n->co_cbad, n->co_rbad, n->co_refc, n->co_refbad);
+        printf(",\"model_seconds\":%.4f,\"mismatches\":%" PRIu64 "}\n", st->seconds, total(n));
+    } else {
+        printf("%zu lookups, %" PRIu64 " cycles, %" PRIu64 " mismatches%s\n", lookups, n->cycles, total(n),
+               o->cosim ? " (simulator, SystemC model and Verilated RTL)" : "");
+    }
+}
+
+/* --cosim: the per-cycle differences the kernel found, then the RTL's
+ * results against the model's and its answers against the reference. */
+static int cosim_compare(const lpm_model_opts *o, const lpm_image *img, const lpm_model_keys *k, lpm_model_cosim_run *cr,
+                         const lpm_model_results *mres, vcount *n)
+{
+    const lpm_model_cosim *co = &cr->co;
+    for (unsigned i = 0; i < co->shown; i++)
+        fprintf(stderr, "lpmpipe: %s: cycle %" PRIu64 " differs:\n  model: %s\n  rtl:   %s\n", cmd, co->show_cycle[i],
+                co->show_model[i], co->show_rtl[i]);
+    n->co_cbad = co->mismatches;
+    if (co->first < n->first)
+        n->first = co->first;
+    lpm_model_results rr = { 0 };
+    int rc = lpm_model_cosim_results(cmd, cr, &rr);
+    lpm_err err;
+    if (!rc) {
+        n->co_rbad = compare_results(mres, &rr, "model:", "rtl:", &n->first_result);
+        if (!o->updates && (rc = check_ref(img, k, &rr, "the RTL", &n->co_refc, &n->co_refbad, &err)))
+            lpm_cli_error(cmd, "%s", err.msg);
+    }
+    free(rr.a);
+    return rc;
 }
 
 int lpm_cmd_model_verify(int argc, char **argv)
@@ -190,6 +232,7 @@ int lpm_cmd_model_verify(int argc, char **argv)
     lpm_err err;
     vrun sim = { 0 }, mod = { 0 };
     lpm_model_keys k = { 0 };
+    lpm_model_cosim_run cr = { 0 };
     if ((rc = open_run(&o, &sim)) || (rc = open_run(&o, &mod)))
         goto out;
     if ((rc = lpm_model_cfg_check(&o.mc, sim.img, &err))) {
@@ -198,11 +241,15 @@ int lpm_cmd_model_verify(int argc, char **argv)
     }
     if ((rc = lpm_model_keys_load(cmd, &o, sim.img, &k)))
         goto out;
+    /* the RTL's memories come from the model's image before its bubbles write it */
+    if (o.cosim && (rc = lpm_model_cosim_prepare(cmd, &o, mod.img, &k, &cr)))
+        goto out;
     if ((rc = run_sim(&o, sim.img, &k, &sim.bf, sim.log, &sim.res, &err))) {
         lpm_cli_error(cmd, "the simulator: %s", err.msg);
         goto out;
     }
     o.mc.cycle_log = mod.log;
+    o.mc.cosim = o.cosim ? &cr.co : NULL;
     k.pos = 0;
     lpm_model_io io = { lpm_model_keys_next, &k, o.updates ? lpm_sim_bfile_next : NULL, &mod.bf, collect, &mod.res };
     lpm_model_stats st;
@@ -212,19 +259,25 @@ int lpm_cmd_model_verify(int argc, char **argv)
     }
     fflush(sim.log);
     fflush(mod.log);
-    uint64_t first = UINT64_MAX, cycles = 0, refc = 0, refbad = 0;
-    uint64_t cbad = compare_logs(sim.log, mod.log, &cycles, &first);
-    uint64_t rbad = compare_results(&sim.res, &mod.res, &first);
-    if (!o.updates && (rc = check_ref(sim.img, &k, &mod.res, &refc, &refbad, &err))) {
+    vcount n = { .first = UINT64_MAX, .first_result = UINT64_MAX };
+    n.cbad = compare_logs(sim.log, mod.log, &n.cycles, &n.first);
+    n.rbad = compare_results(&sim.res, &mod.res, "sim:", "model:", &n.first_result);
+    if (!o.updates && (rc = check_ref(sim.img, &k, &mod.res, "the model", &n.refc, &n.refbad, &err))) {
         lpm_cli_error(cmd, "%s", err.msg);
         goto out;
     }
-    report(&o, k.n, cycles, cbad, rbad, refc, refbad, &st);
-    if (cbad + rbad + refbad) {
-        if (first != UINT64_MAX)
-            lpm_cli_error(cmd, "the model and the simulator differ, first at cycle %" PRIu64, first);
+    if (o.cosim && (rc = cosim_compare(&o, sim.img, &k, &cr, &mod.res, &n)))
+        goto out;
+    /* equal cycle logs with other results: the first differing result's exit cycle */
+    if (n.first == UINT64_MAX)
+        n.first = n.first_result;
+    report(&o, k.n, &n, &st);
+    if (total(&n)) {
+        if (n.first != UINT64_MAX)
+            lpm_cli_error(cmd, "the %s differ, first at cycle %" PRIu64,
+                          o.cosim ? "simulator, the model and the RTL" : "model and the simulator", n.first);
         else
-            lpm_cli_error(cmd, "the model's answers differ from the reference");
+            lpm_cli_error(cmd, "the %s answers differ from the reference", o.cosim ? "model's or the RTL's" : "model's");
         rc = 1;
     }
 out:
@@ -233,5 +286,6 @@ out:
     free(k.a);
     close_run(&sim);
     close_run(&mod);
+    lpm_model_cosim_free(cmd, &cr);
     return rc;
 }

@@ -32,17 +32,6 @@ static void help(FILE *fp)
             "                      bubble-address): rtl verify must then fail\n");
 }
 
-int lpm_rtl_parse_mutation(const char *s, int *out)
-{
-    int m = lpm_rtl_mutation_of(s);
-    if (m < 0) {
-        lpm_cli_error(cmd, "--mutate: unknown fault '%s' (queue-order, queue-capacity, bubble-address)", s);
-        return 2;
-    }
-    *out = m;
-    return 0;
-}
-
 int lpm_cmd_rtl(int argc, char **argv)
 {
     if (argc > 1 && !strcmp(argv[1], "verify"))

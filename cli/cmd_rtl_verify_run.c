@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "../sim/bubble_file.h"
 #include "../rtl_gen/rtl_run.h"
+#include "../rtl_gen/tb_build.h"
 #include "cmd_rtl_verify.h"
 
 static const char *cmd = "rtl verify";
@@ -70,146 +71,20 @@ static int read_stimulus(const char *simres, int fam, const char *dir, lpm_rtl_k
     fclose(fp);
     if (rc)
         return rc;
+    if ((rc = lpm_rtl_write_keys(dir, fam, keys->a, keys->n, err)))
+        return rc;
     char path[4200];
-    lpm_rtl_fmt(path, sizeof path, "%s/keys.hex", dir);
-    FILE *kf = fopen(path, "w");
     lpm_rtl_fmt(path, sizeof path, "%s/stim.trace", dir);
     FILE *tf = fopen(path, "w");
-    if (!kf || !tf) {
-        if (kf)
-            fclose(kf);
-        if (tf)
-            fclose(tf);
-        return lpm_err_set(err, LPM_EFAIL, "%s: %s", dir, strerror(errno));
-    }
-    fprintf(kf, "%zu\n", keys->n);
+    if (!tf)
+        return lpm_err_set(err, LPM_EFAIL, "%s: %s", path, strerror(errno));
     char txt[LPM_ADDR_STRLEN];
     for (size_t i = 0; i < keys->n; i++) {
-        const lpm_addr *k = &keys->a[i];
-        if (fam == LPM_AF_INET)
-            fprintf(kf, "%08" PRIx64 "\n", k->hi >> 32);
-        else
-            fprintf(kf, "%016" PRIx64 "%016" PRIx64 "\n", k->hi, k->lo);
-        lpm_addr_format(k, fam, txt, sizeof txt);
+        lpm_addr_format(&keys->a[i], fam, txt, sizeof txt);
         fprintf(tf, "%s\n", txt);
     }
-    int bad = ferror(kf) | ferror(tf);
-    bad |= fclose(kf) | fclose(tf);
-    return bad ? lpm_err_set(err, LPM_EFAIL, "%s: write failed", dir) : LPM_OK;
-}
-
-/* The bubbles as the simulator's bubble reader gives them, ready cycles included. */
-static int write_bubbles(const char *updates, const lpm_image *img, int ignore_crc, double cpu, const char *dir, uint64_t *nb,
-                         lpm_err *err)
-{
-    char path[4200];
-    lpm_rtl_fmt(path, sizeof path, "%s/bubbles.txt", dir);
-    FILE *fp = fopen(path, "w");
-    if (!fp)
-        return lpm_err_set(err, LPM_EFAIL, "%s: %s", path, strerror(errno));
-    int rc = 0;
-    *nb = 0;
-    if (updates) {
-        lpm_sim_bfile bf = { 0 };
-        if ((rc = lpm_sim_bfile_open(&bf, updates, img, cpu, ignore_crc, err))) {
-            fclose(fp);
-            return rc;
-        }
-        lpm_sim_bubble *b = malloc(sizeof *b);
-        if (!b) {
-            lpm_sim_bfile_close(&bf);
-            fclose(fp);
-            return lpm_err_set(err, LPM_EFAIL, "out of memory");
-        }
-        int got;
-        while ((got = lpm_sim_bfile_next(&bf, b, err)) == 1) {
-            fprintf(fp, "%" PRIu64 " %u", b->ready, b->nw);
-            for (unsigned j = 0; j < b->nw; j++) {
-                if (b->w[j].stage == LPM_SIM_DIT)
-                    fprintf(fp, " D");
-                else
-                    fprintf(fp, " %u", b->w[j].stage);
-                fprintf(fp, ":%" PRIx32 ":%" PRIx64, b->w[j].addr, b->w[j].word);
-            }
-            fputc('\n', fp);
-            (*nb)++;
-        }
-        if (got < 0)
-            rc = LPM_EINPUT;
-        free(b);
-        lpm_sim_bfile_close(&bf);
-    }
-    if (fclose(fp) && !rc)
-        rc = lpm_err_set(err, LPM_EFAIL, "%s: write failed", path);
-    return rc;
-}
-
-static int file_exists(const char *f)
-{
-    return access(f, X_OK) == 0;
-}
-
-static void show_tail(const char *path, int lines)
-{
-    FILE *fp = fopen(path, "r");
-    if (!fp)
-        return;
-    char buf[1024];
-    char ring[16][1024];
-    int n = 0;
-    while (fgets(buf, sizeof buf, fp))
-        lpm_rtl_fmt(ring[n++ % 16], sizeof ring[0], "%s", buf);
-    fclose(fp);
-    int start = n > lines ? n - lines : 0;
-    for (int i = start; i < n; i++)
-        fprintf(stderr, "  %s", ring[i % 16]);
-}
-
-/* The Verilated testbench: from the cache when the same Verilog was built
- * before, else built in rtl/ (and put into the cache). */
-static int build_model(const char *rtl, const char *cache, int trace, char *exe, size_t exe_size, lpm_err *err)
-{
-    uint64_t h = 1469598103934665603ULL;
-    char path[4200];
-    static const char *fixed[] = { "lpm_tb_top.v", "lpm_pipe.v", "lpm_ctl.v", "lpm_queue.v", "lpm_rlane.v", "lpm_dit.v",
-                                   "lpm_item.vh", "tb.cpp", "tb_cfg.h", "ready.h", "Makefile" };
-    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
-        lpm_rtl_fmt(path, sizeof path, "%s/%s", rtl, fixed[i]);
-        if (lpm_rtl_hash_file(path, &h))
-            return lpm_err_set(err, LPM_EFAIL, "%s: cannot read", path);
-    }
-    for (unsigned s = 0;; s++) {
-        lpm_rtl_fmt(path, sizeof path, "%s/lpm_stage_%02u.v", rtl, s);
-        if (access(path, R_OK))
-            break;
-        lpm_rtl_hash_file(path, &h);
-    }
-    h ^= (uint64_t)trace;
-    char cached[4200];
-    if (cache) {
-        lpm_rtl_fmt(cached, sizeof cached, "%s/%016" PRIx64 "/Vlpm_tb_top", cache, h);
-        if (file_exists(cached)) {
-            lpm_rtl_fmt(exe, exe_size, "%s", cached);
-            return LPM_OK;
-        }
-    }
-    char log[4200], jobs[] = "JOBS=2";
-    lpm_rtl_fmt(log, sizeof log, "%s/build.log", rtl);
-    char *argv[] = { "make", "--no-print-directory", "tb", jobs, trace ? "TRACE=--trace" : NULL, NULL };
-    int rc = lpm_rtl_run(argv, rtl, log, log);
-    if (rc) {
-        fprintf(stderr, "lpmpipe: %s: Verilator build failed (exit %d), the end of %s:\n", cmd, rc, log);
-        show_tail(log, 12);
-        return lpm_err_set(err, LPM_EFAIL, "the Verilated model did not build");
-    }
-    lpm_rtl_fmt(exe, exe_size, "%s/%s/Vlpm_tb_top", rtl, trace ? "obj_dir_vcd" : "obj_dir");
-    if (cache) {
-        char d[4200];
-        lpm_rtl_fmt(d, sizeof d, "%s/%016" PRIx64, cache, h);
-        if (lpm_rtl_mkdirs(d) == 0 && lpm_rtl_copy(exe, cached) == 0)
-            lpm_rtl_fmt(exe, exe_size, "%s", cached);
-    }
-    return LPM_OK;
+    int bad = ferror(tf) | fclose(tf);
+    return bad ? lpm_err_set(err, LPM_EFAIL, "%s: write failed", path) : LPM_OK;
 }
 
 static int rm_rf(const char *dir)
@@ -334,7 +209,7 @@ static int run_model(const lpm_verify_opts *v, const char *work, const char *rtl
     int s = lpm_rtl_run(targv, rtl, NULL, errf);
     if (s) {
         lpm_cli_error(cmd, "the Verilated testbench failed (exit %d):", s);
-        show_tail(errf, 8);
+        lpm_rtl_show_tail(errf, 8);
         return 1;
     }
     (void)cmp;
@@ -399,7 +274,7 @@ int lpm_verify_run_all(const lpm_verify_opts *v, lpm_verify_run *r)
     lpm_rtl_fmt(rtl, sizeof rtl, "%s/rtl", r->work);
     double cpu = v->urate > 0 ? v->clock_mhz * 1e6 / v->urate : 0.0;
     if ((rc = lpm_rtl_generate(r->img, v->image, &v->o, rtl, &err)) ||
-        (rc = write_bubbles(v->updates, r->img, v->ignore_crc, cpu, r->work, &r->bubbles, &err))) {
+        (rc = lpm_rtl_write_bubbles(v->updates, r->img, v->ignore_crc, cpu, r->work, &r->bubbles, &err))) {
         if (err.msg[0])
             lpm_cli_error(cmd, "%s", err.msg);
         return rc;
@@ -411,8 +286,14 @@ int lpm_verify_run_all(const lpm_verify_opts *v, lpm_verify_run *r)
         lpm_cli_error(cmd, "%s", err.msg);
         return rc;
     }
-    if ((rc = build_model(rtl, cache[0] ? cache : NULL, v->vcd != NULL, exe, sizeof exe, &err))) {
+    if ((rc = lpm_rtl_tb_build(rtl, cache[0] ? cache : NULL, v->vcd ? LPM_RTL_TB_VCD : LPM_RTL_TB_EXE, exe, sizeof exe,
+                               &err))) {
         lpm_cli_error(cmd, "%s", err.msg);
+        if (rc == LPM_EFAIL) {
+            char log[4200];
+            lpm_rtl_fmt(log, sizeof log, "%s/build.log", rtl);
+            lpm_rtl_show_tail(log, 12);
+        }
         return rc;
     }
     char mp[4200];

@@ -408,15 +408,8 @@ int lpm_cmd_sim(int argc, char **argv)
         return 2;
     }
     int kind = -1;
-    static const char *const kinds[] = { "uniform", "random-match", "table", "zipf" };
-    static const int kind_ids[] = { LPM_TRACE_UNIFORM, LPM_TRACE_RANDOM_MATCH, LPM_TRACE_TABLE, LPM_TRACE_ZIPF };
-    for (int i = 0; gen && i < 4; i++)
-        if (!strcmp(gen, kinds[i]))
-            kind = kind_ids[i];
-    if (gen && kind < 0) {
-        lpm_cli_error(cmd, "--gen: unknown kind '%s' (uniform, random-match, table, zipf)", gen);
+    if (gen && (kind = lpm_cli_trace_kind(cmd, "--gen", gen)) < 0)
         return 2;
-    }
 
     lpm_err err;
     int rc = 0;

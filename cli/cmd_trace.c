@@ -94,10 +94,8 @@ static int parse(int argc, char **argv, int gen, args *a)
         case O_FIB: a->fib = optarg; break;
         case 'o': a->out = optarg; break;
         case O_KIND:
-            if ((a->to.kind = lpm_trace_kind_parse(optarg)) < 0) {
-                lpm_cli_error(cmd, "--kind: '%s' is not uniform, random-match, table or zipf", optarg);
+            if ((a->to.kind = lpm_cli_trace_kind(cmd, "--kind", optarg)) < 0)
                 return 2;
-            }
             break;
         case O_COUNT:
             if (lpm_cli_u64(cmd, "--count", optarg, 1, gen ? LPM_TRACE_MAX_COUNT : LPM_UPDATES_MAX_COUNT, &a->count))

@@ -15,6 +15,17 @@
 
 enum { LPM_ENGINE_V4 = 1, LPM_ENGINE_V6 = 2 };
 
+/* Memory operations of updates, counted as He et al.'s Table IV counts
+ * them (`bench update-cost`, docs/cpu-engines.md). */
+typedef struct lpm_update_cost {
+    uint64_t entries_set;    /* table entries / next-hop results written */
+    uint64_t entries_moved;  /* results copied because their block moved */
+    uint64_t nodes_copied;   /* trie nodes copied into a new child array */
+    uint64_t nodes_alloc;    /* trie nodes created */
+    uint64_t nodes_freed;    /* trie nodes removed */
+    uint64_t bytes_written;  /* all of the above in bytes */
+} lpm_update_cost;
+
 typedef struct lpm_engine_ops {
     const char *name;      /* --engine NAME */
     const char *summary;   /* one line for --help */
@@ -32,6 +43,9 @@ typedef struct lpm_engine_ops {
     /* Bytes of lookup structure (what the data path reads). */
     size_t (*memory)(const void *state);
     void (*destroy)(void *state);
+    /* The update counters of a state (NULL hook or NULL result: the engine
+     * counts none); add and del charge them. */
+    lpm_update_cost *(*cost)(void *state);
 } lpm_engine_ops;
 
 #endif

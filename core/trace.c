@@ -16,7 +16,8 @@ void lpm_trace_opts_default(lpm_trace_opts *o)
     o->zipf_s = 1.0;
 }
 
-static const char *const kind_names[] = { "uniform", "random-match", "table", "zipf" };
+#define KIND_NAME(id, name) name,
+static const char *const kind_names[] = { LPM_TRACE_KINDS(KIND_NAME) };
 
 int lpm_trace_kind_parse(const char *s)
 {

@@ -10,12 +10,20 @@
 #include "fib.h"
 #include "prefix.h"
 
-enum lpm_trace_kind {
-    LPM_TRACE_UNIFORM,       /* uniform over the address space */
-    LPM_TRACE_RANDOM_MATCH,  /* He et al.: leaf-pushed path, random completion */
-    LPM_TRACE_TABLE,         /* GAMT: addresses inside table prefixes */
-    LPM_TRACE_ZIPF           /* table addresses drawn with Zipf popularity */
-};
+/* The trace kinds, one line each, X(ID, name): the enum, the names
+ * (lpm_trace_kind_name/parse) and the list the commands' errors print. */
+#define LPM_TRACE_KINDS(X)                                                             \
+    X(UNIFORM, "uniform")           /* uniform over the address space */               \
+    X(RANDOM_MATCH, "random-match") /* He et al.: leaf-pushed path, random completion */ \
+    X(TABLE, "table")               /* GAMT: addresses inside table prefixes */        \
+    X(ZIPF, "zipf")                 /* table addresses drawn with Zipf popularity */
+
+#define LPM_TRACE_KIND_ENUM(id, name) LPM_TRACE_##id,
+enum lpm_trace_kind { LPM_TRACE_KINDS(LPM_TRACE_KIND_ENUM) };
+#undef LPM_TRACE_KIND_ENUM
+/* ", uniform, random-match, table, zipf" (+ 2 drops the leading ", "). */
+#define LPM_TRACE_KIND_TEXT(id, name) ", " name
+#define LPM_TRACE_KIND_NAMES LPM_TRACE_KINDS(LPM_TRACE_KIND_TEXT)
 
 typedef struct lpm_trace_opts {
     int kind;          /* enum lpm_trace_kind */

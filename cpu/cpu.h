@@ -11,18 +11,12 @@
 #include "../core/engine.h"
 #include "../core/ref_lpm.h"
 
-/* Memory operations of updates, counted as Table IV counts them. */
-typedef struct lpm_cpu_cost {
-    uint64_t entries_set;    /* table entries / next-hop results written */
-    uint64_t entries_moved;  /* results copied because their block moved */
-    uint64_t nodes_copied;   /* trie nodes copied into a new child array */
-    uint64_t nodes_alloc;    /* trie nodes created */
-    uint64_t nodes_freed;    /* trie nodes removed */
-    uint64_t bytes_written;  /* all of the above in bytes */
-} lpm_cpu_cost;
+/* The update counters (core/engine.h), under the CPU engines' name. */
+typedef lpm_update_cost lpm_cpu_cost;
 
 /* Every CPU engine's state starts with this, so the update-cost report can
- * read the counters of any of them (lpm_cpu_engine_cost). */
+ * read the counters of any of them through the engine's cost hook
+ * (lpm_cpu_state_cost). */
 typedef struct lpm_cpu_hdr {
     const lpm_engine_ops *ops;
     lpm_cpu_cost cost;
@@ -42,8 +36,14 @@ extern const lpm_engine_ops lpm_engine_tree_bitmap_11;
 extern const lpm_engine_ops lpm_engine_hybrid;
 extern const lpm_engine_ops lpm_engine_poptrie;
 
-/* The counters of a state built by one of the engines above, else NULL. */
-lpm_cpu_cost *lpm_cpu_engine_cost(const lpm_engine_ops *e, void *state);
+/* The cost hook of every CPU engine: the counters in its lpm_cpu_hdr. */
+lpm_cpu_cost *lpm_cpu_state_cost(void *state);
+
+/* The counters of a state built by engine e, else NULL (e has no hook). */
+static inline lpm_cpu_cost *lpm_cpu_engine_cost(const lpm_engine_ops *e, void *state)
+{
+    return state && e->cost ? e->cost(state) : NULL;
+}
 
 /* Next hop of the longest prefix in r that covers p and is shorter than p
  * but at least min_len long; LPM_NH_NONE (and *len = -1) when none. */

@@ -5,13 +5,9 @@
 #include <string.h>
 #include <sys/mman.h>
 
-lpm_cpu_cost *lpm_cpu_engine_cost(const lpm_engine_ops *e, void *state)
+lpm_cpu_cost *lpm_cpu_state_cost(void *state)
 {
-    if (!state || (e != &lpm_engine_dir24_8 && e != &lpm_engine_tree_bitmap_13 &&
-                   e != &lpm_engine_tree_bitmap_11 && e != &lpm_engine_hybrid &&
-                   e != &lpm_engine_poptrie))
-        return NULL;
-    return &((lpm_cpu_hdr *)state)->cost;
+    return state ? &((lpm_cpu_hdr *)state)->cost : NULL;
 }
 
 uint32_t lpm_cpu_shadow_parent(const lpm_ref *r, const lpm_prefix *p,

@@ -7,6 +7,7 @@
  * (NH_NONE: no route) or block index. Lengths let an update touch only the
  * entries that the updated prefix owns. */
 #include "cpu.h"
+#include "tbl24.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +16,6 @@
 #define LEN_SHIFT 25
 #define VAL_MASK 0x01FFFFFFu
 #define NH_NONE VAL_MASK
-#define TBL24_N ((size_t)1 << 24)
 
 #define E_LEN(e) (((e) >> LEN_SHIFT) & 0x3Fu)
 #define E_VAL(e) ((e) & VAL_MASK)
@@ -25,9 +25,7 @@ typedef struct dir24_8 {
     lpm_cpu_hdr h;
     uint32_t *tbl24;
     uint32_t *tbllong;        /* blocks of 256 */
-    size_t nblocks, cap;      /* blocks handed out (incl. freed), capacity */
-    uint32_t *free_blocks;    /* stack of freed block indexes */
-    size_t nfree;
+    lpm_tbl24_pool blocks;    /* TBLlong block numbers */
     lpm_ref *shadow;
 } dir24_8;
 
@@ -43,26 +41,11 @@ static inline uint32_t dir_lookup(const dir24_8 *d, uint32_t ip)
 /* A new block filled with entry e (which is not long); UINT32_MAX on no memory. */
 static uint32_t block_alloc(dir24_8 *d, uint32_t e)
 {
-    uint32_t b;
-    if (d->nfree) {
-        b = d->free_blocks[--d->nfree];
-    } else {
-        if (d->nblocks == d->cap) {
-            size_t cap = d->cap ? d->cap * 2 : 256;
-            if (cap > VAL_MASK)
-                return UINT32_MAX;
-            uint32_t *t = realloc(d->tbllong, cap * 256 * sizeof *t);
-            uint32_t *f = realloc(d->free_blocks, cap * sizeof *f);
-            if (t)
-                d->tbllong = t;
-            if (f)
-                d->free_blocks = f;
-            if (!t || !f)
-                return UINT32_MAX;
-            d->cap = cap;
-        }
-        b = (uint32_t)d->nblocks++;
-    }
+    void *blocks = d->tbllong;
+    uint32_t b = lpm_tbl24_pool_take(&d->blocks, &blocks, 256 * sizeof(uint32_t), 256, VAL_MASK);
+    d->tbllong = blocks;
+    if (b == UINT32_MAX)
+        return b;
     for (size_t j = 0; j < 256; j++)
         lpm_cpu_set_entry(&d->h.cost, &d->tbllong[((size_t)b << 8) | j], e);
     return b;
@@ -89,11 +72,13 @@ static int insert(dir24_8 *d, const lpm_prefix *p, uint32_t nh, lpm_err *err)
     if (nh >= NH_NONE)
         return lpm_err_set(err, LPM_EINPUT, "dir24-8: next hop index %u does not fit in 25 bits", nh);
     uint32_t ip = lpm_addr_to_v4(&p->addr);
+    size_t first, count;
     if (p->len <= 24) {
-        fill(d, d->tbl24, ip >> 8, (size_t)1 << (24 - p->len), p->len, nh, 0, p->len);
+        lpm_tbl24_range(p, &first, &count);
+        fill(d, d->tbl24, first, count, p->len, nh, 0, p->len);
         return LPM_OK;
     }
-    uint32_t *e = &d->tbl24[ip >> 8];
+    uint32_t *e = &d->tbl24[lpm_tbl24_index(&p->addr)];
     if (!(*e & LONG_FLAG)) {
         uint32_t b = block_alloc(d, *e);
         if (b == UINT32_MAX)
@@ -128,11 +113,13 @@ static int op_del(void *s, const lpm_prefix *p, lpm_err *err)
     uint32_t v = rl < 0 ? NH_NONE : rnh;
     unsigned nl = rl < 0 ? 0 : (unsigned)rl;
     uint32_t ip = lpm_addr_to_v4(&p->addr);
+    size_t first, count;
     if (p->len <= 24) {
-        fill(d, d->tbl24, ip >> 8, (size_t)1 << (24 - p->len), p->len, v, 1, nl);
+        lpm_tbl24_range(p, &first, &count);
+        fill(d, d->tbl24, first, count, p->len, v, 1, nl);
         return LPM_OK;
     }
-    uint32_t *e = &d->tbl24[ip >> 8];
+    uint32_t *e = &d->tbl24[lpm_tbl24_index(&p->addr)];
     if (!(*e & LONG_FLAG))
         return LPM_OK;
     uint32_t *blk = &d->tbllong[(size_t)E_VAL(*e) << 8];
@@ -141,7 +128,7 @@ static int op_del(void *s, const lpm_prefix *p, lpm_err *err)
     for (size_t j = 0; j < 256; j++)
         if (E_LEN(blk[j]) > 24)
             return LPM_OK;
-    d->free_blocks[d->nfree++] = E_VAL(*e);
+    lpm_tbl24_pool_put(&d->blocks, E_VAL(*e));
     lpm_cpu_set_entry(&d->h.cost, e, blk[0]);
     return LPM_OK;
 }
@@ -151,9 +138,9 @@ static void op_destroy(void *s)
     dir24_8 *d = s;
     if (!d)
         return;
-    lpm_cpu_big_free(d->tbl24, TBL24_N * sizeof(uint32_t));
+    lpm_tbl24_free(d->tbl24);
     free(d->tbllong);
-    free(d->free_blocks);
+    lpm_tbl24_pool_release(&d->blocks);
     lpm_ref_free(d->shadow);
     free(d);
 }
@@ -166,14 +153,12 @@ static int op_build(void **state, const lpm_fib *fib, lpm_err *err)
     size_t *idx = malloc((fib->n ? fib->n : 1) * sizeof *idx);
     int rc = LPM_OK;
     if (!d || !idx || !(d->h.ops = &lpm_engine_dir24_8) ||
-        !(d->tbl24 = lpm_cpu_big_alloc(TBL24_N * sizeof(uint32_t))) ||
+        !(d->tbl24 = lpm_tbl24_new(NH_NONE)) ||
         lpm_ref_build(&d->shadow, fib, err)) {
         free(idx);
         op_destroy(d);
         return lpm_err_set(err, LPM_EFAIL, "out of memory");
     }
-    for (size_t i = 0; i < TBL24_N; i++)
-        d->tbl24[i] = NH_NONE;
     /* Shortest first: every write then stands. */
     lpm_cpu_order_by_len(fib, idx);
     for (size_t i = 0; i < fib->n && !rc; i++)
@@ -200,7 +185,7 @@ static void op_lookup_batch(const void *s, const lpm_addr *a, uint32_t *nh, size
     const dir24_8 *d = s;
     for (size_t i = 0; i < n; i++) {
         if (i + 16 < n)
-            __builtin_prefetch(&d->tbl24[lpm_addr_to_v4(&a[i + 16]) >> 8]);
+            __builtin_prefetch(&d->tbl24[lpm_tbl24_index(&a[i + 16])]);
         nh[i] = dir_lookup(d, lpm_addr_to_v4(&a[i]));
     }
 }
@@ -208,7 +193,7 @@ static void op_lookup_batch(const void *s, const lpm_addr *a, uint32_t *nh, size
 static size_t op_memory(const void *s)
 {
     const dir24_8 *d = s;
-    return (TBL24_N + (d->nblocks - d->nfree) * 256) * sizeof(uint32_t);
+    return LPM_TBL24_BYTES + lpm_tbl24_pool_live(&d->blocks) * 256 * sizeof(uint32_t);
 }
 
 const lpm_engine_ops lpm_engine_dir24_8 = {
@@ -222,4 +207,5 @@ const lpm_engine_ops lpm_engine_dir24_8 = {
     .del = op_del,
     .memory = op_memory,
     .destroy = op_destroy,
+    .cost = lpm_cpu_state_cost,
 };

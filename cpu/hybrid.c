@@ -11,6 +11,7 @@
  * prefix behind it (0: none), bits 0..26 next hop (NH_NONE: none) or, with
  * the flag, a subtrie id; sub[id] holds the root and that /17../24 next hop. */
 #include "cpu.h"
+#include "tbl24.h"
 #include "tree_bitmap.h"
 
 #include <stdlib.h>
@@ -20,7 +21,6 @@
 #define LEN_SHIFT 27
 #define VAL_MASK 0x07FFFFFFu
 #define NH_NONE VAL_MASK
-#define TBL24_N ((size_t)1 << 24)
 #define E_LEN(e) (((e) >> LEN_SHIFT) & 0xFu)
 #define E_VAL(e) ((e) & VAL_MASK)
 
@@ -33,9 +33,7 @@ typedef struct hybrid {
     lpm_cpu_hdr h;
     uint32_t *tbl24;
     hyb_sub *sub;
-    size_t nsub, cap;
-    uint32_t *free_ids;
-    size_t nfree;
+    lpm_tbl24_pool subs;      /* subtrie ids */
     lpm_tbm t;                /* the /25../32 subtries */
     lpm_tree_bitmap *shorts;  /* /0../16 */
     lpm_ref *shadow;          /* /17../32 */
@@ -43,7 +41,7 @@ typedef struct hybrid {
 
 static inline uint32_t hyb_lookup(const hybrid *h, const lpm_addr *a)
 {
-    uint32_t e = h->tbl24[lpm_addr_to_v4(a) >> 8];
+    uint32_t e = h->tbl24[lpm_tbl24_index(a)];
     uint32_t nh;
     if (e & SUB_FLAG) {
         const hyb_sub *s = &h->sub[E_VAL(e)];
@@ -58,7 +56,8 @@ static inline uint32_t hyb_lookup(const hybrid *h, const lpm_addr *a)
  * where the owner is not longer, on delete where the owner is len. */
 static void fill24(hybrid *h, const lpm_prefix *p, uint32_t nh, unsigned newlen, int del)
 {
-    size_t first = lpm_addr_to_v4(&p->addr) >> 8, count = (size_t)1 << (24 - p->len);
+    size_t first, count;
+    lpm_tbl24_range(p, &first, &count);
     unsigned code = p->len - 16, ncode = newlen ? newlen - 16 : 0;
     for (size_t i = first; i < first + count; i++) {
         uint32_t e = h->tbl24[i];
@@ -84,26 +83,13 @@ static int insert(hybrid *h, const lpm_prefix *p, uint32_t nh, lpm_err *err)
         fill24(h, p, nh, p->len, 0);
         return LPM_OK;
     }
-    uint32_t *e = &h->tbl24[lpm_addr_to_v4(&p->addr) >> 8];
+    uint32_t *e = &h->tbl24[lpm_tbl24_index(&p->addr)];
     if (!(*e & SUB_FLAG)) {
-        uint32_t id;
-        if (h->nfree) {
-            id = h->free_ids[--h->nfree];
-        } else {
-            if (h->nsub == h->cap) {
-                size_t cap = h->cap ? h->cap * 2 : 1024;
-                hyb_sub *s = realloc(h->sub, cap * sizeof *s);
-                uint32_t *f = realloc(h->free_ids, cap * sizeof *f);
-                if (s)
-                    h->sub = s;
-                if (f)
-                    h->free_ids = f;
-                if (!s || !f)
-                    return lpm_err_set(err, LPM_EFAIL, "out of memory");
-                h->cap = cap;
-            }
-            id = (uint32_t)h->nsub++;
-        }
+        void *subs = h->sub;
+        uint32_t id = lpm_tbl24_pool_take(&h->subs, &subs, sizeof(hyb_sub), 1024, VAL_MASK);
+        h->sub = subs;
+        if (id == UINT32_MAX)
+            return lpm_err_set(err, LPM_EFAIL, "out of memory");
         h->sub[id].root = 0;
         h->sub[id].nh = E_VAL(*e) == NH_NONE ? LPM_NH_NONE : E_VAL(*e);
         h->h.cost.entries_set++;
@@ -112,7 +98,7 @@ static int insert(hybrid *h, const lpm_prefix *p, uint32_t nh, lpm_err *err)
     hyb_sub *s = &h->sub[E_VAL(*e)];
     int rc = lpm_tbm_insert(&h->t, &s->root, &p->addr, p->len, nh, err);
     if (rc && !s->root) { /* fold an empty subtrie back */
-        h->free_ids[h->nfree++] = E_VAL(*e);
+        lpm_tbl24_pool_put(&h->subs, E_VAL(*e));
         *e = (*e & (0xFu << LEN_SHIFT)) | (s->nh == LPM_NH_NONE ? NH_NONE : s->nh);
     }
     return rc;
@@ -144,7 +130,7 @@ static int op_del(void *st, const lpm_prefix *p, lpm_err *err)
         fill24(h, p, rnh, rl < 0 ? 0 : (unsigned)rl, 1);
         return LPM_OK;
     }
-    uint32_t *e = &h->tbl24[lpm_addr_to_v4(&p->addr) >> 8];
+    uint32_t *e = &h->tbl24[lpm_tbl24_index(&p->addr)];
     if (!(*e & SUB_FLAG))
         return LPM_OK;
     hyb_sub *s = &h->sub[E_VAL(*e)];
@@ -153,7 +139,7 @@ static int op_del(void *st, const lpm_prefix *p, lpm_err *err)
         return lpm_err_set(err, LPM_EFAIL, "out of memory");
     }
     if (!s->root) { /* no /25../32 left under this /24: back to a plain entry */
-        h->free_ids[h->nfree++] = E_VAL(*e);
+        lpm_tbl24_pool_put(&h->subs, E_VAL(*e));
         lpm_cpu_set_entry(&h->h.cost, e, (*e & (0xFu << LEN_SHIFT)) | (s->nh == LPM_NH_NONE ? NH_NONE : s->nh));
     }
     return LPM_OK;
@@ -164,9 +150,9 @@ static void op_destroy(void *st)
     hybrid *h = st;
     if (!h)
         return;
-    lpm_cpu_big_free(h->tbl24, TBL24_N * sizeof(uint32_t));
+    lpm_tbl24_free(h->tbl24);
     free(h->sub);
-    free(h->free_ids);
+    lpm_tbl24_pool_release(&h->subs);
     lpm_tbm_free(&h->t);
     lpm_tree_bitmap_destroy(h->shorts);
     lpm_ref_free(h->shadow);
@@ -185,14 +171,12 @@ static int op_build(void **state, const lpm_fib *fib, lpm_err *err)
     int rc = lpm_tbm_init(&h->t, 24, sub_strides, 2, &h->h.cost, err);
     if (!rc)
         rc = lpm_tree_bitmap_new(&h->shorts, &lpm_engine_hybrid, LPM_AF_INET, 13, short_strides, 1, err);
-    if (!rc && (!(h->tbl24 = lpm_cpu_big_alloc(TBL24_N * sizeof(uint32_t))) ||
+    if (!rc && (!(h->tbl24 = lpm_tbl24_new(NH_NONE)) ||
                 !(h->shadow = lpm_ref_new(LPM_AF_INET))))
         rc = lpm_err_set(err, LPM_EFAIL, "out of memory");
     if (!rc)
         rc = lpm_tree_bitmap_fill(h->shorts, fib, 16, err);
     if (!rc) {
-        for (size_t i = 0; i < TBL24_N; i++)
-            h->tbl24[i] = NH_NONE;
         size_t *idx = malloc((fib->n ? fib->n : 1) * sizeof *idx);
         if (!idx)
             rc = lpm_err_set(err, LPM_EFAIL, "out of memory");
@@ -208,8 +192,8 @@ static int op_build(void **state, const lpm_fib *fib, lpm_err *err)
         }
         free(idx);
     }
-    if (!rc && h->nsub)
-        rc = lpm_tbm_compact(&h->t, &h->sub[0].root, h->nsub, sizeof(hyb_sub) / sizeof(uint32_t), err);
+    if (!rc && h->subs.n)
+        rc = lpm_tbm_compact(&h->t, &h->sub[0].root, h->subs.n, sizeof(hyb_sub) / sizeof(uint32_t), err);
     if (rc) {
         op_destroy(h);
         return rc;
@@ -232,7 +216,7 @@ static void op_lookup_batch(const void *st, const lpm_addr *a, uint32_t *nh, siz
     size_t i = 0;
     for (; i + 16 <= n; i += 16) {
         for (int j = 0; j < 16; j++)
-            __builtin_prefetch(&h->tbl24[lpm_addr_to_v4(&a[i + j]) >> 8]);
+            __builtin_prefetch(&h->tbl24[lpm_tbl24_index(&a[i + j])]);
         for (int j = 0; j < 16; j++)
             nh[i + j] = hyb_lookup(h, &a[i + j]);
     }
@@ -243,7 +227,7 @@ static void op_lookup_batch(const void *st, const lpm_addr *a, uint32_t *nh, siz
 static size_t op_memory(const void *st)
 {
     const hybrid *h = st;
-    return TBL24_N * sizeof(uint32_t) + (h->nsub - h->nfree) * sizeof(hyb_sub) + lpm_tbm_memory(&h->t) +
+    return LPM_TBL24_BYTES + lpm_tbl24_pool_live(&h->subs) * sizeof(hyb_sub) + lpm_tbm_memory(&h->t) +
            lpm_tree_bitmap_memory(h->shorts);
 }
 
@@ -258,4 +242,5 @@ const lpm_engine_ops lpm_engine_hybrid = {
     .del = op_del,
     .memory = op_memory,
     .destroy = op_destroy,
+    .cost = lpm_cpu_state_cost,
 };

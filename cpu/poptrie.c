@@ -6,48 +6,9 @@
 #include <string.h>
 
 #include "../core/nhtab.h"
-
-#define ALWAYS_INLINE inline __attribute__((always_inline))
-
-/* Key bits o..o+k-1 (bits past the key read 0); levels never straddle
- * the two words (IPv6: 16 + 8i meets 64). */
-static ALWAYS_INLINE unsigned chunk(uint64_t hi, uint64_t lo, unsigned o, unsigned k)
-{
-    return (unsigned)(o < 64 ? hi << o >> (64 - k) : lo << (o - 64) >> (64 - k));
-}
+#include "poptrie_walk.h"
 
 #define V6_K 8   /* IPv6 bits per level, 4 nodes of 64 positions */
-
-/* Leaf k of node n (leaves of lw bytes): in the node for the first
- * LPM_PT_LEAF_BYTES / lw, else in the external array. k is -1 only for a
- * lane that goes on (its answer is never used): it reads the node's own
- * base0 field. A 16-bit leaf is sign-extended: 0xFFFF is LPM_NH_NONE. */
-static ALWAYS_INLINE uint32_t leaf_get(const void *leaves, const lpm_pt_node *n, int k, unsigned lw)
-{
-    /* A select by mask, not a branch: which side a lookup takes is as
-     * unpredictable as the address. */
-    int inl = LPM_PT_LEAF_BYTES / (int)lw;
-    uintptr_t in = (uintptr_t)n + offsetof(lpm_pt_node, leaf) + (uintptr_t)(intptr_t)k * lw;
-    uintptr_t ex = (uintptr_t)leaves + (uintptr_t)(n->base0 + (uint32_t)(k - inl)) * lw;
-    uintptr_t p = in ^ ((in ^ ex) & -(uintptr_t)(k >= inl));
-    return lw == 2 ? (uint32_t)(int32_t) * (const int16_t *)p : *(const uint32_t *)p;
-}
-
-static ALWAYS_INLINE uint32_t lookup_one(const lpm_poptrie *t, uint64_t hi, uint64_t lo)
-{
-    uint32_t d = t->dir[hi >> (64 - t->s)];
-    if (!(d & LPM_PT_DIR_NODE))
-        return d - 1;
-    uint32_t x = d & ~LPM_PT_DIR_NODE;
-    for (unsigned o = t->s;; o += t->k) {
-        unsigned v = chunk(hi, lo, o, t->k);
-        const lpm_pt_node *n = &t->nodes[x + (v >> 6)];
-        uint64_t m = (2ULL << (v & 63)) - 1;
-        if (!(n->vec >> (v & 63) & 1))
-            return leaf_get(t->leaves, n, __builtin_popcountll(n->leafvec & m) - 1, t->lw);
-        x = n->base1 + ((unsigned)__builtin_popcountll(n->vec & m) - 1) * t->seg;
-    }
-}
 
 /* Batch lookups work on groups of G addresses, software-pipelined: while
  * one group walks the trie, the next has read its direct entries and
@@ -120,7 +81,7 @@ static ALWAYS_INLINE void v6_walk(const lpm_poptrie *t, const lpm_addr *a, uint3
     for (unsigned i = 0; i < m; i++) {
         uint32_t x = g->end[i], isnode = -(uint32_t)(x != 0);
         const lpm_pt_node *p = &nodes[x];
-        uint32_t r = leaf_get(t->leaves, p, __builtin_popcountll(p->leafvec & ((2ULL << g->endv[i]) - 1)) - 1, lw);
+        uint32_t r = lpm_pt_leaf_get(t->leaves, p, __builtin_popcountll(p->leafvec & ((2ULL << g->endv[i]) - 1)) - 1, lw);
         nh[i] = (nh[i] & ~isnode) | (r & isnode);
     }
 }
@@ -162,13 +123,13 @@ static ALWAYS_INLINE void v4_pass_b(const lpm_poptrie *t, const lpm_addr *a, uns
         const lpm_pt_node *p = &nodes[d & ~LPM_PT_DIR_NODE & -isnode];
         unsigned v = (unsigned)(a[i].hi >> 40) & 63;
         uint64_t msk = (2ULL << v) - 1;
-        uint32_t r = leaf_get(leaves, p, __builtin_popcountll(p->leafvec & msk) - 1, lw);
+        uint32_t r = lpm_pt_leaf_get(leaves, p, __builtin_popcountll(p->leafvec & msk) - 1, lw);
         nh[i] = ((d - 1) & (isnode - 1)) | (r & -isnode);
         deep[nd] = (uint8_t)i;
         nd += isnode & (unsigned)(p->vec >> v);
     }
     for (unsigned k = 0; k < nd; k++)
-        nh[deep[k]] = lookup_one(t, a[deep[k]].hi, 0);
+        nh[deep[k]] = lpm_pt_walk(t, a[deep[k]].hi, 0);
 }
 
 static ALWAYS_INLINE void batch_v4_body(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n,
@@ -278,14 +239,9 @@ static int op_build(void **state, const lpm_fib *fib, lpm_err *err)
     return LPM_OK;
 }
 
-uint32_t lpm_pt_lookup(const lpm_poptrie *t, const lpm_addr *a)
-{
-    return lookup_one(t, a->hi, a->lo);
-}
-
 static uint32_t op_lookup(const void *s, const lpm_addr *a)
 {
-    return lookup_one(s, a->hi, a->lo);
+    return lpm_pt_walk(s, a->hi, a->lo);
 }
 
 static void op_lookup_batch(const void *s, const lpm_addr *a, uint32_t *nh, size_t n)
@@ -358,4 +314,5 @@ const lpm_engine_ops lpm_engine_poptrie = {
     .del = op_del,
     .memory = op_memory,
     .destroy = op_destroy,
+    .cost = lpm_cpu_state_cost,
 };

@@ -74,8 +74,6 @@ typedef struct lpm_pt_change {
     unsigned len;
 } lpm_pt_change;
 
-/* One lookup. */
-uint32_t lpm_pt_lookup(const lpm_poptrie *t, const lpm_addr *a);
 /* The batch lookup in C (with the popcount instruction where the CPU has
  * it, chosen at run time), and the ones with AVX-512 (poptrie_avx512.c),
  * which builds install where lpm_pt_avx512_usable(). */

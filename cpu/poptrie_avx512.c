@@ -9,6 +9,7 @@
  * AVX-512F/VL/DQ/BW and VPOPCNTDQ; compiled for any x86-64 with GCC or
  * Clang. */
 #include "poptrie.h"
+#include "poptrie_walk.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
 
@@ -77,8 +78,10 @@ static inline __attribute__((always_inline)) AVX512 void pass_b8(const lpm_poptr
         leaf = _mm256_srai_epi32(_mm256_slli_epi32(leaf, 16), 16);
     __m256i res = _mm256_mask_blend_epi32(end, _mm256_sub_epi32(d, _mm256_set1_epi32(1)), leaf);
     _mm256_storeu_si256((__m256i *)nh, res);
-    for (unsigned g = deep; g; g &= g - 1)
-        nh[__builtin_ctz(g)] = lpm_pt_lookup(t, &a[__builtin_ctz(g)]);
+    for (unsigned g = deep; g; g &= g - 1) {
+        unsigned i = (unsigned)__builtin_ctz(g);
+        nh[i] = lpm_pt_walk(t, a[i].hi, a[i].lo);
+    }
 }
 
 /* The external leaves pass B noted for a group (nh: the group's answers). */
@@ -117,7 +120,7 @@ static inline __attribute__((always_inline)) AVX512 void batch(const lpm_poptrie
     if (ng)
         pass_c(t, &F[(ng - 1) & 1], nh + (ng - 1) * GRP, lw);
     for (size_t i = ng * GRP; i < n; i++)
-        nh[i] = lpm_pt_lookup(t, &a[i]);
+        nh[i] = lpm_pt_walk(t, a[i].hi, a[i].lo);
 }
 
 AVX512 void lpm_pt_batch_v4_avx512(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n)
@@ -253,7 +256,7 @@ static inline __attribute__((always_inline)) AVX512 void batch6(const lpm_poptri
         v6_walk(t, a + g * GRP6, nh + g * GRP6, &L[g & 1], lw);
     }
     for (size_t i = ng * GRP6; i < n; i++)
-        nh[i] = lpm_pt_lookup(t, &a[i]);
+        nh[i] = lpm_pt_walk(t, a[i].hi, a[i].lo);
 }
 
 AVX512 void lpm_pt_batch_v6_avx512(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n)
@@ -274,7 +277,7 @@ int lpm_pt_avx512_usable(void)
 void lpm_pt_batch_v4_avx512(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        nh[i] = lpm_pt_lookup(t, &a[i]);
+        nh[i] = lpm_pt_walk(t, a[i].hi, a[i].lo);
 }
 
 void lpm_pt_batch_v6_avx512(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n)

@@ -234,6 +234,7 @@ const lpm_engine_ops lpm_engine_tree_bitmap_13 = {
     .del = op_del,
     .memory = op_memory,
     .destroy = op_destroy,
+    .cost = lpm_cpu_state_cost,
 };
 
 const lpm_engine_ops lpm_engine_tree_bitmap_11 = {
@@ -247,4 +248,5 @@ const lpm_engine_ops lpm_engine_tree_bitmap_11 = {
     .del = op_del,
     .memory = op_memory,
     .destroy = op_destroy,
+    .cost = lpm_cpu_state_cost,
 };

@@ -475,7 +475,8 @@ void Sequencer::log_cycle()
     for (Stage *st : *stages)
         line += st->ev;
     line += disp->ev + dw->ev + res->ev_exit + "\n";
-    fputs(line.c_str(), log);
+    if (log)
+        fputs(line.c_str(), log);
 }
 
 void Sequencer::run()
@@ -485,8 +486,12 @@ void Sequencer::run()
             c->phase[k].notify();
             wait(SC_ZERO_TIME);
         }
-        if (log)
+        if (log || c->after_log)
             log_cycle();
+        if (c->after_log) {
+            c->phase[7].notify();
+            wait(SC_ZERO_TIME);
+        }
         c->bury();
         c->cycle++;
         bool busy = c->live || res->rl_live || res->rob_head < res->rob_alloc;

@@ -52,6 +52,7 @@ struct Ctx {
     int rc = LPM_OK;
     lpm_err err{};
     sc_event phase[8];        // phase[1..7] = steps 1..7
+    bool after_log = false;   // phase[7] is notified once the cycle's log line is made (co-simulation)
     std::vector<Item *> dead; // out this cycle, freed after the log line
     void fail(int code) { if (rc == LPM_OK) rc = code; }
     void retire(Item *x) { live--; dead.push_back(x); }
@@ -160,7 +161,7 @@ SC_MODULE(Sequencer) {
     DitWindow *dw = nullptr;
     Dispatcher *disp = nullptr;
     ResultSide *res = nullptr;
-    std::string line;
+    std::string line;         // this cycle's log line, "\n" ended
 
     SC_HAS_PROCESS(Sequencer);
     Sequencer(sc_module_name nm, Ctx *ctx);

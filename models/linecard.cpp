@@ -44,7 +44,7 @@ SC_MODULE(LineCard) {
              size_t nu, const lpm_image *chk, int fam)
         : sc_module(nm), socket("socket"), cfg(c), keys(k), n(nk), upd(u), nupd(nu), check(chk), family(fam)
     {
-        if (cfg->rate_pps > 0) {
+        if (cfg->rate_pps > 0 || cfg->times) {
             SC_THREAD(source);
             for (unsigned i = 0; i < cfg->contexts; i++)
                 sc_spawn(sc_bind(&LineCard::context, this), sc_gen_unique_name("context"));
@@ -59,12 +59,12 @@ SC_MODULE(LineCard) {
         lat_ns.reserve(n);
     }
 
-    // Packet i arrives at i / rate.
+    // Packet i arrives at i / rate, or at its time in the trace.
     void source()
     {
-        sc_time period(1.0 / cfg->rate_pps, SC_SEC);
+        sc_time period(cfg->rate_pps > 0 ? 1.0 / cfg->rate_pps : 0.0, SC_SEC);
         for (size_t i = 0; i < n; i++) {
-            sc_time at = period * (double)i;
+            sc_time at = cfg->times ? sc_time(cfg->times[i] - cfg->times[0], SC_SEC) : period * (double)i;
             if (at > sc_time_stamp())
                 wait(at - sc_time_stamp());
             if (fifo.size() >= cfg->fifo) {
@@ -225,7 +225,7 @@ extern "C" int lpm_linecard_run(lpm_image *img, const lpm_linecard_cfg *cfg, con
     int rc = lpm_model_cfg_check(&cfg->mc, img, err);
     if (rc || (rc = lpm_model_elab_check(err)))
         return rc;
-    if (!(cfg->rate_pps >= 0) || !cfg->fifo || !cfg->contexts || (cfg->fast && !cfg->cal))
+    if (!(cfg->rate_pps >= 0) || !cfg->fifo || !cfg->contexts || (cfg->fast && !cfg->cal) || (cfg->times && !n))
         return lpm_err_set(err, LPM_EINPUT, "line card: needs a rate, a FIFO, contexts (and a calibration in fast mode)");
     sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
     auto *eng = new lpm_model::TlmEngine("engine", img, &cfg->mc, cfg->fast ? cfg->cal : nullptr);
@@ -252,7 +252,17 @@ extern "C" int lpm_linecard_run(lpm_image *img, const lpm_linecard_cfg *cfg, con
     rep->lat_p99_ns = pct(lc->lat_ns, 99);
     rep->lat_max_ns = lc->lat_ns.empty() ? 0.0 : lc->lat_ns.back();
     rep->need_per_clock = cfg->rate_pps / (cfg->mc.clock_mhz * 1e6);
-    if (!(cfg->rate_pps > 0)) // back to back: the rate the engine took
+    if (cfg->times) { // the trace's mean rate and its peak over any 1 us window
+        double span = cfg->times[n - 1] - cfg->times[0];
+        rep->need_per_clock = span > 0 ? (double)(n - 1) / span / (cfg->mc.clock_mhz * 1e6) : 0.0;
+        size_t j = 0, peak = 0;
+        for (size_t i = 0; i < n; i++) {
+            while (cfg->times[i] - cfg->times[j] >= 1e-6)
+                j++;
+            peak = std::max(peak, i - j + 1);
+        }
+        rep->peak_per_clock = (double)peak / (1e-6 * cfg->mc.clock_mhz * 1e6);
+    } else if (!(cfg->rate_pps > 0)) // back to back: the rate the engine took
         rep->need_per_clock = rep->lookups_per_s / (cfg->mc.clock_mhz * 1e6);
     delete lc;
     delete eng;

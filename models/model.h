@@ -22,6 +22,28 @@ enum lpm_model_mutation {
     LPM_MODEL_MUT_QUEUE_CAPACITY /* the dispatcher believes every queue holds Q+1 */
 };
 
+/* Co-simulation (model verify --cosim): the Verilated RTL testbench
+ * (rtl_gen/tb.cpp built as a shared library, lpm_rtl_tb_build) is stepped
+ * one clock cycle at a time by a module of the model's SystemC kernel, on
+ * the model's clock, and its cycle log line is compared with the model's
+ * in every cycle. Both read one stimulus (the keys and the bubbles with
+ * their ready cycles that the model's sources give). */
+#define LPM_COSIM_SHOW 3
+typedef struct lpm_model_cosim {
+    const char *lib;                 /* the testbench library */
+    const char *dir;                 /* the generated RTL folder (its memory files) */
+    const char *keys, *bubbles;      /* its stimulus: keys.hex, bubbles.txt (rtl_gen/tb_build.h) */
+    const char *results;             /* written by it: "id nhv nh dit_cycle exit_cycle out_cycle" */
+    double load, ready;              /* --load, --result-ready */
+    /* out */
+    uint64_t cycles;                 /* cycles compared (the longer of the two logs) */
+    uint64_t mismatches;             /* cycle lines (and the header) that differ */
+    uint64_t first;                  /* the first differing cycle (UINT64_MAX: none) */
+    unsigned shown;
+    uint64_t show_cycle[LPM_COSIM_SHOW];
+    char show_model[LPM_COSIM_SHOW][512], show_rtl[LPM_COSIM_SHOW][512];
+} lpm_model_cosim;
+
 typedef struct lpm_model_cfg {
     unsigned hop;          /* D, clocks per hop (1..16) */
     unsigned ports;        /* P, 1 or 2 */
@@ -33,6 +55,7 @@ typedef struct lpm_model_cfg {
     double clock_mhz;      /* the sc_clock's frequency */
     int mutate;            /* enum lpm_model_mutation */
     FILE *cycle_log;       /* NULL: none */
+    lpm_model_cosim *cosim;/* NULL: no co-simulation */
 } lpm_model_cfg;
 
 /* Same defaults as lpm_sim_cfg_default: D 2, P 1, Q 16, W 1, R 0; 200 MHz. */
@@ -101,6 +124,8 @@ typedef struct lpm_linecard_cfg {
     const lpm_model_calib *cal; /* fast mode's latency model */
     double rate_pps;         /* packets (lookups) per second offered; 0: back to back,
                                 each context with a TLM quantum keeper (no FIFO) */
+    const double *times;     /* NULL, or packet i's arrival in seconds (non-decreasing,
+                                a trace's own timing; the first packet arrives at 0) */
     unsigned fifo;           /* input FIFO entries (a full FIFO drops the packet) */
     unsigned contexts;       /* lookups the line card keeps in flight */
     double update_rate;      /* updates per second (0: none) */
@@ -118,7 +143,9 @@ typedef struct lpm_linecard_report {
     double lookups_per_s;    /* answered / simulated time */
     double lat_p50_ns, lat_p99_ns, lat_max_ns; /* packet arrival to answer */
     double need_per_clock;   /* offered rate / clock: lookups per cycle the engine must sustain
-                                (back to back: the lookups per cycle it took) */
+                                (back to back: the lookups per cycle it took; a timed trace:
+                                its mean rate) */
+    double peak_per_clock;   /* a timed trace: the most packets in any 1 us, per clock */
     double cpu_seconds;      /* host CPU time inside sc_start */
 } lpm_linecard_report;
 

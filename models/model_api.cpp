@@ -1,7 +1,7 @@
 // The C API of the SystemC models (models/model.h).
 #include <ctime>
 
-#include "cycle_model.h"
+#include "cosim.h"
 
 extern "C" {
 #include "../sim/cycle_log.h"
@@ -41,16 +41,25 @@ extern "C" int lpm_model_run(lpm_image *img, const lpm_model_cfg *cfg, const lpm
     int rc = lpm_model_cfg_check(cfg, img, err);
     if (rc || (rc = lpm_model_elab_check(err)))
         return rc;
-    if (cfg->cycle_log) {
-        lpm_sim_log_hdr h = { lpm_image_stages(img), lpm_image_is_ring(img), cfg->queue, cfg->width, cfg->rob, 0,
-                              cfg->hop, cfg->ports };
-        char line[256];
-        lpm_sim_log_header(line, sizeof line, &h);
-        fprintf(cfg->cycle_log, "%s\n", line);
-    }
+    lpm_sim_log_hdr h = { lpm_image_stages(img), lpm_image_is_ring(img), cfg->queue, cfg->width, cfg->rob, 0,
+                          cfg->hop, cfg->ports };
+    char header[256];
+    lpm_sim_log_header(header, sizeof header, &h);
+    if (cfg->cycle_log)
+        fprintf(cfg->cycle_log, "%s\n", header);
     // "simulation stopped by user" and the like: the command reports itself
     sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
     auto *p = new lpm_model::Pipeline("pipeline", img, cfg, io);
+    lpm_model::RtlCosim *co = nullptr;
+    if (cfg->cosim) {
+        co = new lpm_model::RtlCosim("rtl", &p->c, &p->seq->line, cfg->cosim);
+        p->c.after_log = true;
+        if ((rc = co->open(header, err))) {
+            delete co;
+            delete p;
+            return rc;
+        }
+    }
     double t0 = cpu_seconds();
     sc_core::sc_start();
     st->seconds = cpu_seconds() - t0;
@@ -60,6 +69,9 @@ extern "C" int lpm_model_run(lpm_image *img, const lpm_model_cfg *cfg, const lpm
     rc = p->c.rc;
     if (rc)
         *err = p->c.err;
+    else if (co)
+        rc = co->finish(err);
+    delete co;
     delete p;
     return rc;
 }

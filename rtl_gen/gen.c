@@ -10,33 +10,6 @@
 #include "../sim/cycle_log.h"
 #include "rtl_gen_int.h"
 
-int lpm_rtl_open(FILE **fp, const char *dir, const char *name, const char *header, const char *cm, lpm_err *err)
-{
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    *fp = fopen(path, "w");
-    if (!*fp)
-        return lpm_err_set(err, LPM_EFAIL, "%s: %s", path, strerror(errno));
-    if (header && cm) {
-        const char *p = header;
-        while (*p) {
-            const char *e = strchr(p, '\n');
-            size_t n = e ? (size_t)(e - p) : strlen(p);
-            fprintf(*fp, "%s %.*s\n", cm, (int)n, p);
-            p += n + (e ? 1 : 0);
-        }
-    }
-    return LPM_OK;
-}
-
-int lpm_rtl_close(FILE *fp, const char *dir, const char *name, lpm_err *err)
-{
-    int bad = ferror(fp);
-    if (fclose(fp) || bad)
-        return lpm_err_set(err, LPM_EFAIL, "%s/%s: write failed", dir, name);
-    return LPM_OK;
-}
-
 static int write_hex(const char *dir, const char *name, unsigned bits, uint64_t n, const lpm_image *img, int stage,
                      lpm_err *err)
 {
@@ -156,7 +129,7 @@ static int write_makefile(const lpm_rtl_shape *sh, const char *dir, const char *
             "YOSYS_DAT ?= $(shell yosys-config --datdir 2>/dev/null || echo /usr/share/yosys)\n"
             "# the waivers: docs/cli-rtl.md\n"
             "VFLAGS := -Wall -Wno-DECLFILENAME -I.\n\n"
-            ".PHONY: all lint tb icarus gate\nall: lint\n\n"
+            ".PHONY: all lint tb cosim icarus gate\nall: lint\n\n"
             "lint:\n\t$(VERILATOR) --lint-only $(VFLAGS) --top-module lpm_top $(SRCS)\n"
             "\t$(VERILATOR) --lint-only $(VFLAGS) --top-module lpm_tb_top $(TB_SRCS)\n\n"
             "# TRACE=--trace: a second model that can write a VCD, in its own folder\n"
@@ -165,6 +138,12 @@ static int write_makefile(const lpm_rtl_shape *sh, const char *dir, const char *
             "$(MDIR)/Vlpm_tb_top: $(TB_SRCS) lpm_item.vh tb.cpp tb_cfg.h ready.h\n"
             "\t$(VERILATOR) --cc --exe --build -j $(JOBS) -O3 -Wno-fatal $(VFLAGS) --top-module lpm_tb_top $(TRACE) \\\n"
             "\t    --Mdir $(MDIR) -CFLAGS \"-O1 -DTB_VCD=$(if $(TRACE),1,0)\" $(TB_SRCS) tb.cpp -o Vlpm_tb_top\n\n"
+            "# the same testbench as a shared library stepped by lpmpipe model verify --cosim\n"
+            "cosim: obj_dir_so/libVlpm_tb.so\n\n"
+            "obj_dir_so/libVlpm_tb.so: $(TB_SRCS) lpm_item.vh tb.cpp tb_cfg.h ready.h\n"
+            "\t$(VERILATOR) --cc --exe --build -j $(JOBS) -O3 -Wno-fatal $(VFLAGS) --top-module lpm_tb_top \\\n"
+            "\t    --Mdir obj_dir_so -CFLAGS \"-O1 -fPIC -fvisibility=hidden -DTB_LIB -DTB_VCD=0\" -LDFLAGS -shared \\\n"
+            "\t    $(TB_SRCS) tb.cpp -o libVlpm_tb.so\n\n"
             "icarus: tb_icarus.vvp\n\n"
             "tb_icarus.vvp: $(TB_SRCS) lpm_item.vh tb_icarus.v tb_cfg.vh\n"
             "\t$(IVERILOG) -g2005 -I. -o $@ -s tb_icarus $(TB_SRCS) tb_icarus.v\n\n"

@@ -74,7 +74,13 @@ struct tb_cfg {
 };
 
 struct tb_state {
+    VerilatedContext *ctx;
     Vlpm_tb_top *top;
+#if TB_VCD
+    VerilatedVcdC *vcd;
+#endif
+    bool want_line;
+    uint64_t limit;
     FILE *lf, *rf;
     uint64_t t, nexti, nextb;
     bool src_done;
@@ -84,11 +90,22 @@ struct tb_state {
     std::string line;
 };
 
+#ifdef TB_LIB
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <stdexcept>
+static void die(const char *m, const char *f)
+{
+    throw std::runtime_error(std::string(f) + ": " + m);
+}
+#else
 static void die(const char *m, const char *f)
 {
     fprintf(stderr, "tb: %s: %s\n", f, m);
     exit(2);
 }
+#endif
 
 static void read_keys(const char *path, std::vector<key128> &keys)
 {
@@ -143,6 +160,7 @@ static void read_bubbles(const char *path, std::vector<bubble> &bubs)
     fclose(bf);
 }
 
+#ifndef TB_LIB
 static void parse(int argc, char **argv, tb_cfg &c)
 {
     if (argc < 5)
@@ -165,6 +183,7 @@ static void parse(int argc, char **argv, tb_cfg &c)
             die("unknown option", argv[i]);
     }
 }
+#endif
 
 // the simulator's arrival rule (sim.c, refill_one): request i has arrived at cycle t
 static bool arrived(const tb_cfg &c, uint64_t i, uint64_t t)
@@ -299,10 +318,8 @@ static void observe(const tb_cfg &c, tb_state &s)
             if (j >= nr)
                 break;
         }
-    if (strcmp(c.log_path, "-")) {
+    if (s.want_line)
         log_cycle(s, nb, nr, s.line);
-        fprintf(s.lf, "%s\n", s.line.c_str());
-    }
     for (unsigned l = 0; l < TB_L; l++)
         if (getb(top->dbg_exit, l, 1))
             s.exit_cycle[s.tag_id[getb(top->dbg_exit_tag, l * TB_T, TB_T)]] = s.t;
@@ -320,23 +337,12 @@ static void observe(const tb_cfg &c, tb_state &s)
     s.nextb += nb;
 }
 
-static int run(const tb_cfg &c, tb_state &s)
+// Reset, then the first cycle is 0.
+static void start(const tb_cfg &c, tb_state &s)
 {
-    VerilatedContext *ctx = new VerilatedContext;
-    s.top = new Vlpm_tb_top{ctx};
+    s.ctx = new VerilatedContext;
+    s.top = new Vlpm_tb_top{s.ctx};
     Vlpm_tb_top *top = s.top;
-#if TB_VCD
-    VerilatedVcdC *vcd = nullptr;
-    if (c.vcd_path) {
-        ctx->traceEverOn(true);
-        vcd = new VerilatedVcdC;
-        top->trace(vcd, 99);
-        vcd->open(c.vcd_path);
-    }
-#define DUMP(tm) do { if (vcd) vcd->dump(tm); } while (0)
-#else
-#define DUMP(tm) do { } while (0)
-#endif
     for (uint32_t g = 0; g < (1u << TB_T); g++)
         s.free_tags.push_back(g);
     s.tag_id.assign(1u << TB_T, 0);
@@ -355,33 +361,73 @@ static int run(const tb_cfg &c, tb_state &s)
         top->eval();
     }
     top->rst = 0;
-    fprintf(s.lf, "%s\n", TB_LOG_HEADER); // written by lpmpipe's lpm_sim_log_header (sim/cycle_log.c)
-    uint64_t limit = 1000000 + 1000 * (uint64_t)(c.keys.size() + c.bubs.size());
-    for (;;) {
-        drive(c, s);
-        top->clk = 0;
-        top->eval();
-        DUMP(2 * s.t + 1);
-        observe(c, s);
-        top->clk = 1;
-        top->eval();
-        DUMP(2 * s.t + 2);
-        s.t++;
-        if (s.src_done && !top->busy)
-            break;
-        if (s.t > limit) {
-            fprintf(stderr, "tb: still busy after %" PRIu64 " cycles\n", s.t);
-            return 1;
-        }
-    }
+    s.limit = 1000000 + 1000 * (uint64_t)(c.keys.size() + c.bubs.size());
+}
+
+// One clock cycle (its line in s.line when s.want_line); 1 when the run is
+// over after it (every request in and out, nothing in flight), -1 past the limit.
+static int cycle(const tb_cfg &c, tb_state &s)
+{
+    Vlpm_tb_top *top = s.top;
+    drive(c, s);
+    top->clk = 0;
+    top->eval();
 #if TB_VCD
-    if (vcd)
-        vcd->close();
+    if (s.vcd)
+        s.vcd->dump(2 * s.t + 1);
 #endif
-    top->final();
-    delete top;
-    delete ctx;
+    observe(c, s);
+    top->clk = 1;
+    top->eval();
+#if TB_VCD
+    if (s.vcd)
+        s.vcd->dump(2 * s.t + 2);
+#endif
+    s.t++;
+    if (s.src_done && !top->busy)
+        return 1;
+    if (s.t > s.limit) {
+        fprintf(stderr, "tb: still busy after %" PRIu64 " cycles\n", s.t);
+        return -1;
+    }
     return 0;
+}
+
+static void finish(tb_state &s)
+{
+#if TB_VCD
+    if (s.vcd)
+        s.vcd->close();
+#endif
+    s.top->final();
+    delete s.top;
+    delete s.ctx;
+    s.top = nullptr;
+    s.ctx = nullptr;
+}
+
+#ifndef TB_LIB
+static int run(const tb_cfg &c, tb_state &s)
+{
+    start(c, s);
+#if TB_VCD
+    if (c.vcd_path) {
+        s.ctx->traceEverOn(true);
+        s.vcd = new VerilatedVcdC;
+        s.top->trace(s.vcd, 99);
+        s.vcd->open(c.vcd_path);
+    }
+#endif
+    fprintf(s.lf, "%s\n", TB_LOG_HEADER); // written by lpmpipe's lpm_sim_log_header (sim/cycle_log.c)
+    s.want_line = strcmp(c.log_path, "-") != 0;
+    int r;
+    while ((r = cycle(c, s)) == 0)
+        if (s.want_line)
+            fprintf(s.lf, "%s\n", s.line.c_str());
+    if (r > 0 && s.want_line)
+        fprintf(s.lf, "%s\n", s.line.c_str());
+    finish(s);
+    return r < 0 ? 1 : 0;
 }
 
 int main(int argc, char **argv)
@@ -405,3 +451,89 @@ int main(int argc, char **argv)
     }
     return rc;
 }
+
+#else
+// The shared library for lpmpipe model verify --cosim (docs/models.md):
+// the same testbench, stepped one cycle at a time from the SystemC kernel.
+// C API, the only symbols exported; lpmpipe finds them with dlsym.
+struct lpm_tb {
+    tb_cfg c;
+    tb_state s{};
+};
+
+#define TB_API extern "C" __attribute__((visibility("default")))
+TB_API int lpm_tb_close(void *hv);
+
+TB_API const char *lpm_tb_header(void)
+{
+    return TB_LOG_HEADER;
+}
+
+// NULL on failure, with the reason in err. dir: the generated folder (the
+// memories' $readmemh files are read from there, at reset).
+TB_API void *lpm_tb_open(const char *dir, const char *keys, const char *bubbles, const char *results, double load,
+                         double ready, char *err, size_t errn)
+{
+    lpm_tb *h = new lpm_tb;
+    try {
+        read_keys(keys, h->c.keys);
+        read_bubbles(bubbles, h->c.bubs);
+    } catch (const std::exception &e) {
+        snprintf(err, errn, "%s", e.what());
+        delete h;
+        return nullptr;
+    }
+    h->c.log_path = "";
+    h->c.res_path = results;
+    h->c.vcd_path = nullptr;
+    h->c.load = load;
+    h->c.ready_thr = lpm_sim_ready_threshold(ready);
+    h->s.rf = fopen(results, "w");
+    if (!h->s.rf) {
+        snprintf(err, errn, "%s: cannot write", results);
+        delete h;
+        return nullptr;
+    }
+    h->s.want_line = true;
+    int here = open(".", O_RDONLY | O_DIRECTORY);
+    if (here < 0 || chdir(dir)) {
+        snprintf(err, errn, "%s: cannot enter", dir);
+        if (here >= 0)
+            close(here);
+        fclose(h->s.rf);
+        delete h;
+        return nullptr;
+    }
+    start(h->c, h->s);
+    int back = fchdir(here);
+    close(here);
+    if (back) {
+        snprintf(err, errn, "cannot return to the working folder");
+        lpm_tb_close(h);
+        return nullptr;
+    }
+    return h;
+}
+
+// One cycle: its log line in *line (valid until the next call); 1 when the
+// run is over after it, 0 when not, -1 past the cycle limit.
+TB_API int lpm_tb_step(void *hv, const char **line)
+{
+    lpm_tb *h = (lpm_tb *)hv;
+    int r = cycle(h->c, h->s);
+    *line = h->s.line.c_str();
+    return r;
+}
+
+// The results file closed; 0, or -1 when it could not be written.
+TB_API int lpm_tb_close(void *hv)
+{
+    lpm_tb *h = (lpm_tb *)hv;
+    if (!h)
+        return 0;
+    finish(h->s);
+    int bad = ferror(h->s.rf) | fclose(h->s.rf);
+    delete h;
+    return bad ? -1 : 0;
+}
+#endif

@@ -9,7 +9,7 @@
 #include "../../cpu/cpu.h"
 
 /* The CPU engines under test: every engine of the registry (cli/engines.c)
- * whose state carries the update counters (lpm_cpu_engine_cost), in
+ * that counts its update cost (a `cost` hook in its ops), in
  * registry order; a new engine is tested here once it is registered. */
 const lpm_engine_ops *const *ct_engine_list(void);
 size_t ct_engine_count(void);

@@ -93,6 +93,45 @@ for m in dit-late queue-capacity; do
   fi
 done
 
+# co-simulation: the Verilated RTL stepped by the model's clock, compared every
+# cycle (the builds are cached in $LPMPIPE_RTL_CACHE, as tests/e2e/rtl.sh's)
+export LPMPIPE_RTL_CACHE=${LPMPIPE_RTL_CACHE:-${LPMPIPE_BUILD:-$PWD/build}/rtl-cache}
+cosim_ok='"cosim":{"cycle_mismatches":0,"result_mismatches":0,'
+if command -v verilator >/dev/null 2>&1; then
+  for img in tr tl; do
+    out=$("$BIN" model verify --image "$W/$img.lpi" --trace "$W/tiny.trace" --queue 4 --cosim --json 2>"$W/err") ||
+      bad "cosim tiny $img: exit $?: $(head -4 "$W/err")"
+    echo "cosim tiny $img: $out"
+    echo "$out" | grep -q "$cosim_ok\"reference_checked\":2000,\"reference_mismatches\":0}" || bad "cosim tiny $img: $out"
+    echo "$out" | grep -q '"mismatches":0}' || bad "cosim tiny $img: $out"
+  done
+  out=$("$BIN" model verify --image "$W/tr.lpi" --trace "$W/tiny.trace" --queue 4 --cosim --updates "$W/tr.bub" \
+    --update-rate 20000000 --json 2>"$W/err") || bad "cosim tiny ring, bubbles: exit $?: $(head -4 "$W/err")"
+  echo "cosim tiny ring, bubbles: $out"
+  echo "$out" | grep -q "\"bubbles\":$nb,.*$cosim_ok" || bad "cosim tiny ring, bubbles: $out"
+  echo "$out" | grep -q '"mismatches":0}' || bad "cosim tiny ring, bubbles: $out"
+  # planted faults, one in the model and one in the RTL: the per-cycle comparison must fail
+  for m in "--mutate dit-late" "--rtl-mutate queue-order"; do
+    "$BIN" model verify --image "$W/tr.lpi" --trace "$W/tiny.trace" --queue 4 --cosim $m --json >"$W/mut.out" 2>"$W/mut.err"
+    rc=$?
+    if [ $rc -ne 1 ]; then
+      bad "cosim $m: exit $rc, expected 1: $(head -3 "$W/mut.err")"
+    else
+      grep -q '"cosim":{"cycle_mismatches":[1-9]' "$W/mut.out" || bad "cosim $m: no cycle mismatch between model and RTL"
+      grep -q 'first at cycle [0-9]' "$W/mut.err" || bad "cosim $m: no first differing cycle named"
+      echo "cosim $m: $(cat "$W/mut.out"); $(grep 'first at cycle' "$W/mut.err")"
+    fi
+  done
+  grep -q '"cycle_mismatches":0,"result_mismatches":0,' "$W/mut.out" ||
+    bad "cosim --rtl-mutate: the model and the simulator should still agree"
+  "$BIN" model verify --image "$W/tr.lpi" --trace "$W/tiny.trace" --cosim --hop-cycles 1 --queue 2 2>/dev/null
+  [ $? -eq 2 ] || bad "cosim with --hop-cycles 1 not refused"
+  "$BIN" model verify --image "$W/tr.lpi" --trace "$W/tiny.trace" --rtl-mutate queue-order 2>/dev/null
+  [ $? -eq 2 ] || bad "--rtl-mutate without --cosim not refused"
+else
+  echo "SKIP: verilator is not on the PATH: no co-simulation"
+fi
+
 # model run writes what lpmpipe sim writes
 for args in "" "--hop-cycles 1 --queue 2 --issue-width 2" "--ports 2 --rob 16 --issue-width 2"; do
   "$BIN" model run --image "$W/tr.lpi" --trace "$W/tiny.trace" $args --updates "$W/tr.bub" --update-rate 20000000 \
@@ -128,6 +167,26 @@ for eng in cycle fast; do
     --updates "$W/tr.bub" --update-rate 20000000 --json) || bad "linecard $eng with updates: exit $?"
   echo "$out" | grep -q '"bubbles":0,' && bad "linecard $eng: no bubble went through the socket: $out"
 done
+# a trace's own timing: bursts of 50 packets 2 ns apart, then 50 packets 20 ns apart
+awk '{ t += (NR % 100 < 50) ? 2e-9 : 20e-9; printf "%.9f %s\n", 1.5 + t, $1 }' "$W/tiny.trace" >"$W/tiny.timed"
+for eng in cycle fast; do
+  out=$("$BIN" model linecard --image "$W/tr.lpi" --timed-trace "$W/tiny.timed" --engine $eng --json) ||
+    bad "linecard $eng timed trace: exit $?"
+  echo "linecard $eng timed trace: $out"
+  echo "$out" | grep -q '"timed":true,' || bad "linecard $eng timed trace: not timed: $out"
+  echo "$out" | grep -q '"need_lookups_per_clock":0.4544,"peak_lookups_per_clock":0.4800,' ||
+    bad "linecard $eng timed trace: the trace's rate: $out"
+  a=$(echo "$out" | sed 's/.*"answered":\([0-9]*\).*/\1/'); d=$(echo "$out" | sed 's/.*"dropped":\([0-9]*\).*/\1/')
+  [ $((a + d)) -eq 2000 ] && [ "$d" -gt 0 ] || bad "linecard $eng timed trace: bursts over the ring's rate must drop: $out"
+  echo "$out" | grep -q "\"checked\":$a,\"mismatches\":0" || bad "linecard $eng timed trace: not all checked: $out"
+done
+printf '0.1 10.0.0.1\n0.05 10.0.0.2\n' >"$W/back.timed"
+"$BIN" model linecard --image "$W/tr.lpi" --timed-trace "$W/back.timed" 2>"$W/err"
+[ $? -eq 2 ] && grep -q 'back.timed:2: ' "$W/err" || bad "timed trace going back in time not refused with file:line"
+"$BIN" model linecard --image "$W/tr.lpi" --timed-trace "$W/tiny.trace" 2>"$W/err"
+[ $? -eq 2 ] && grep -q 'tiny.trace:1: ' "$W/err" || bad "untimed trace as --timed-trace not refused with file:line"
+"$BIN" model linecard --image "$W/tr.lpi" --timed-trace "$W/tiny.timed" --rate-mpps 3 2>/dev/null
+[ $? -eq 2 ] || bad "--timed-trace with --rate-mpps not refused"
 "$BIN" model linecard --image "$W/tr.lpi" --trace "$W/tiny.trace" --updates "$W/tr.bub" 2>/dev/null
 [ $? -eq 2 ] || bad "linecard --updates without --update-rate not refused"
 "$BIN" model linecard --image "$W/tr.lpi" --trace "$W/tiny.trace" --engine warp 2>/dev/null
@@ -147,6 +206,23 @@ done
 "$BIN" model frob 2>/dev/null; [ $? -eq 2 ] || bad "unknown subcommand not refused"
 
 # ---- real-table subsets (different tables from the RTL tests') ----
+# cosim_real WHAT ARGS...: the co-simulation on a real table, without and with
+# the table's bubbles ($W/*.bub beside the image); opt-in, as a cold Verilator
+# build of a 24-stage design takes minutes on 2 cores (docs/models.md)
+cosim_real() {
+  local what=$1; shift
+  if [ -z "${LPMPIPE_COSIM_REAL:-}" ] || ! command -v verilator >/dev/null 2>&1; then
+    echo "SKIP: co-simulation on $what (set LPMPIPE_COSIM_REAL=1; needs verilator)"
+    return
+  fi
+  local img=$2 out
+  for upd in "" "--updates ${img%.lpi}.bub --update-rate 2000000"; do
+    out=$("$BIN" model verify "$@" $upd --cosim --json 2>"$W/err") || bad "cosim $what $upd: exit $?: $(head -4 "$W/err")"
+    echo "cosim $what ${upd:+with bubbles}: $out"
+    echo "$out" | grep -q "$cosim_ok" || bad "cosim $what $upd: $out"
+    echo "$out" | grep -q '"mismatches":0}' || bad "cosim $what $upd: $out"
+  done
+}
 if [ -z "$DATA" ]; then
   echo "SKIP: ../shared/data is absent: no real-table model checks"
   exit $fail
@@ -162,6 +238,7 @@ if [ -f "$DATA/routeviews-pfx2as-v4-2020-02.txt.xz" ] && [ -f "$DATA/linx-update
     --updates "$W/v4r.bub" --update-rate 2000000
   verify "routeviews v4 10K, ring 24, queue 32, width 4, 2 ports, D 3, bubbles" --image "$W/v4r.lpi" \
     --trace "$W/v4.trace" --queue 32 --issue-width 4 --ports 2 --hop-cycles 3 --updates "$W/v4r.bub" --update-rate 2000000
+  cosim_real "routeviews v4 10K, ring 24, queue 32" --image "$W/v4r.lpi" --trace "$W/v4.trace" --queue 32
 else
   echo "SKIP: routeviews-pfx2as-v4-2020-02.txt.xz or linx-update-20141217-p52.txt absent"
 fi
@@ -176,6 +253,7 @@ if [ -f "$DATA/linx-rib6-20141225-p69.txt" ]; then
     --queue 4 --updates "$W/v6l.bub" --update-rate 2000000
   verify "LINX v6, linear, 2 ports, width 2, D 1, bubbles" --image "$W/v6l.lpi" --gen random-match --count 20000 \
     --seed 9 --queue 4 --ports 2 --issue-width 2 --hop-cycles 1 --updates "$W/v6l.bub" --update-rate 2000000
+  cosim_real "LINX v6, linear, queue 4" --image "$W/v6l.lpi" --gen random-match --count 20000 --seed 9 --queue 4
 else
   echo "SKIP: linx-rib6-20141225-p69.txt absent"
 fi

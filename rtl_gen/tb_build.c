@@ -1,0 +1,146 @@
+/* The Verilator testbench of a generated folder, built (cached by content)
+ * as an executable or a shared library, and its stimulus files. */
+#include "tb_build.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../sim/bubble_file.h"
+#include "rtl_run.h"
+
+int lpm_rtl_write_keys(const char *dir, int family, const lpm_addr *keys, size_t n, lpm_err *err)
+{
+    char path[4200];
+    lpm_rtl_fmt(path, sizeof path, "%s/keys.hex", dir);
+    FILE *kf = fopen(path, "w");
+    if (!kf)
+        return lpm_err_set(err, LPM_EFAIL, "%s: %s", path, strerror(errno));
+    fprintf(kf, "%zu\n", n);
+    for (size_t i = 0; i < n; i++) {
+        if (family == LPM_AF_INET)
+            fprintf(kf, "%08" PRIx64 "\n", keys[i].hi >> 32);
+        else
+            fprintf(kf, "%016" PRIx64 "%016" PRIx64 "\n", keys[i].hi, keys[i].lo);
+    }
+    int bad = ferror(kf) | fclose(kf);
+    return bad ? lpm_err_set(err, LPM_EFAIL, "%s: write failed", path) : LPM_OK;
+}
+
+int lpm_rtl_write_bubbles(const char *updates, const lpm_image *img, int ignore_crc, double cpu, const char *dir,
+                          uint64_t *nb, lpm_err *err)
+{
+    char path[4200];
+    lpm_rtl_fmt(path, sizeof path, "%s/bubbles.txt", dir);
+    FILE *fp = fopen(path, "w");
+    if (!fp)
+        return lpm_err_set(err, LPM_EFAIL, "%s: %s", path, strerror(errno));
+    int rc = 0;
+    *nb = 0;
+    if (updates) {
+        lpm_sim_bfile bf = { 0 };
+        if ((rc = lpm_sim_bfile_open(&bf, updates, img, cpu, ignore_crc, err))) {
+            fclose(fp);
+            return rc;
+        }
+        lpm_sim_bubble *b = malloc(sizeof *b);
+        if (!b) {
+            lpm_sim_bfile_close(&bf);
+            fclose(fp);
+            return lpm_err_set(err, LPM_EFAIL, "out of memory");
+        }
+        int got;
+        while ((got = lpm_sim_bfile_next(&bf, b, err)) == 1) {
+            fprintf(fp, "%" PRIu64 " %u", b->ready, b->nw);
+            for (unsigned j = 0; j < b->nw; j++) {
+                if (b->w[j].stage == LPM_SIM_DIT)
+                    fprintf(fp, " D");
+                else
+                    fprintf(fp, " %u", b->w[j].stage);
+                fprintf(fp, ":%" PRIx32 ":%" PRIx64, b->w[j].addr, b->w[j].word);
+            }
+            fputc('\n', fp);
+            (*nb)++;
+        }
+        if (got < 0)
+            rc = LPM_EINPUT;
+        free(b);
+        lpm_sim_bfile_close(&bf);
+    }
+    if (fclose(fp) && !rc)
+        rc = lpm_err_set(err, LPM_EFAIL, "%s: write failed", path);
+    return rc;
+}
+
+void lpm_rtl_show_tail(const char *path, int lines)
+{
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return;
+    char buf[1024];
+    char ring[16][1024];
+    int n = 0;
+    while (fgets(buf, sizeof buf, fp))
+        lpm_rtl_fmt(ring[n++ % 16], sizeof ring[0], "%s", buf);
+    fclose(fp);
+    int start = n > lines ? n - lines : 0;
+    for (int i = start; i < n; i++)
+        fprintf(stderr, "  %s", ring[i % 16]);
+}
+
+/* What each kind builds: the make target, its arguments, the file. */
+static const struct {
+    const char *target, *extra, *file;
+} kinds[] = {
+    [LPM_RTL_TB_EXE] = { "tb", NULL, "obj_dir/Vlpm_tb_top" },
+    [LPM_RTL_TB_VCD] = { "tb", "TRACE=--trace", "obj_dir_vcd/Vlpm_tb_top" },
+    [LPM_RTL_TB_LIB] = { "cosim", NULL, "obj_dir_so/libVlpm_tb.so" },
+};
+
+int lpm_rtl_tb_build(const char *rtl, const char *cache, enum lpm_rtl_tb_kind kind, char *out, size_t out_size,
+                     lpm_err *err)
+{
+    uint64_t h = 1469598103934665603ULL;
+    char path[4200];
+    static const char *fixed[] = { "lpm_tb_top.v", "lpm_pipe.v", "lpm_ctl.v", "lpm_queue.v", "lpm_rlane.v", "lpm_dit.v",
+                                   "lpm_item.vh", "tb.cpp", "tb_cfg.h", "ready.h", "Makefile" };
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
+        lpm_rtl_fmt(path, sizeof path, "%s/%s", rtl, fixed[i]);
+        if (lpm_rtl_hash_file(path, &h))
+            return lpm_err_set(err, LPM_EFAIL, "%s: cannot read", path);
+    }
+    for (unsigned s = 0;; s++) {
+        lpm_rtl_fmt(path, sizeof path, "%s/lpm_stage_%02u.v", rtl, s);
+        if (access(path, R_OK))
+            break;
+        lpm_rtl_hash_file(path, &h);
+    }
+    h ^= (uint64_t)kind;
+    const char *base = strrchr(kinds[kind].file, '/') + 1;
+    char cached[4200];
+    if (cache) {
+        lpm_rtl_fmt(cached, sizeof cached, "%s/%016" PRIx64 "/%s", cache, h, base);
+        if (access(cached, R_OK) == 0) {
+            lpm_rtl_fmt(out, out_size, "%s", cached);
+            return LPM_OK;
+        }
+    }
+    char log[4200], jobs[] = "JOBS=2";
+    lpm_rtl_fmt(log, sizeof log, "%s/build.log", rtl);
+    char *argv[] = { "make", "--no-print-directory", (char *)kinds[kind].target, jobs, (char *)kinds[kind].extra, NULL };
+    int rc = lpm_rtl_run(argv, rtl, log, log);
+    if (rc)
+        return lpm_err_set(err, LPM_EFAIL, "the Verilated model did not build (Verilator's make: exit %d); the end of %s:",
+                           rc, log);
+    lpm_rtl_fmt(out, out_size, "%s/%s", rtl, kinds[kind].file);
+    if (cache) {
+        char d[4200];
+        lpm_rtl_fmt(d, sizeof d, "%s/%016" PRIx64, cache, h);
+        if (lpm_rtl_mkdirs(d) == 0 && lpm_rtl_copy(out, cached) == 0)
+            lpm_rtl_fmt(out, out_size, "%s", cached);
+    }
+    return LPM_OK;
+}
