@@ -114,4 +114,6 @@ unit: $(TEST_BINS)
 clean:
 	rm -rf build build-asan build-fuzz lpmpipe
 
--include $(OBJS:.o=.d) $(TEST_COMMON:.o=.d)
+# Header dependencies of every object, test binary and fuzz harness (a
+# changed struct must rebuild everything that lays it out).
+-include $(OBJS:.o=.d) $(TEST_COMMON:.o=.d) $(TEST_BINS:=.d) $(FUZZ_HARNESS_OBJS:.o=.d)

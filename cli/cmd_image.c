@@ -54,27 +54,31 @@ static int dump(const lpm_image *img, int words, long only, int json)
     lpm_map_report_image(img, &r);
     r.routes = img->nroutes;
     if (json) {
-        printf("{\"version\":%d,\"family\":%d,\"arch\":\"%s\",\"mapping\":\"%s\",\"stages\":%u,"
+        printf("{\"version\":%u,\"family\":%d,\"arch\":\"%s\",\"mapping\":\"%s\",\"stages\":%u,"
                "\"initial_stride\":%u,\"key_bits\":%u,\"word_bits\":%u,\"nh_bits\":%u,\"addr_bits\":%u,"
                "\"stage_bits\":%u,\"dit_bits\":%u,\"stride_k\":%u,\"headroom_pct\":%u,\"split\":%u,"
-               "\"next_hops\":%zu,\"routes\":%zu,\"words_used\":%llu,\"words_allocated\":%llu,"
-               "\"fullest_over_mean\":%.5f,\"per_stage\":[",
-               LPM_IMAGE_VERSION, img->family, img->ring ? "ring" : "linear", lpm_map_kind_name((int)img->map_kind),
+               "\"next_hops\":%zu,\"routes\":%zu,\"copies\":%u,\"active\":%u,\"words_used\":%llu,\"words_allocated\":%llu,"
+               "\"shadow_bits\":%llu,\"fullest_over_mean\":%.5f,\"per_stage\":[",
+               img->version, img->family, img->ring ? "ring" : "linear", lpm_map_kind_name((int)img->map_kind),
                img->stages, img->x, img->key_bits, img->word_bits, img->fmt.nh_bits, img->fmt.addr_bits,
                img->fmt.stage_bits, img->dit_bits, img->stride_k, img->headroom_pct, img->split, img->nh.n,
-               img->nroutes, (unsigned long long)r.words_used, (unsigned long long)r.words_alloc, r.max_over_mean);
+               img->nroutes, img->copies, img->active, (unsigned long long)r.words_used, (unsigned long long)r.words_alloc,
+               (unsigned long long)r.shadow_bits, r.max_over_mean);
         for (unsigned s = 0; s < img->stages; s++)
             printf("%s{\"stage\":%u,\"stride\":%u,\"used\":%u,\"depth\":%u}", s ? "," : "", s, img->stride[s],
                    img->used[s], img->depth[s]);
         printf("]}\n");
         return 0;
     }
-    printf("pipeline image v%d: IPv%d, %s, mapping %s, %u stages, initial stride %u\n", LPM_IMAGE_VERSION,
+    printf("pipeline image v%u: IPv%d, %s, mapping %s, %u stages, initial stride %u\n", img->version,
            img->family, img->ring ? "ring" : "linear", lpm_map_kind_name((int)img->map_kind), img->stages, img->x);
     printf("node word %u bits (C V nh:%u addr:%u", img->word_bits, img->fmt.nh_bits, img->fmt.addr_bits);
     if (img->fmt.stage_bits)
         printf(" J stage:%u", img->fmt.stage_bits);
     printf("), DIT entry %u bits, %zu next hops, %zu routes\n", img->dit_bits, img->nh.n, img->nroutes);
+    if (img->copies > 1)
+        printf("%u copies (shadow for rebuilds, %llu bits), lookups read copy %u; depth and used are per copy\n",
+               img->copies, (unsigned long long)r.shadow_bits, img->active);
     printf("%5s %6s %10s %10s\n", "stage", "stride", "used", "depth");
     for (unsigned s = 0; s < img->stages; s++)
         printf("%5u %6u %10u %10u\n", s, img->stride[s], img->used[s], img->depth[s]);
@@ -84,7 +88,7 @@ static int dump(const lpm_image *img, int words, long only, int json)
         return 0;
     if (only < 0) {
         printf("direct index table:\n");
-        for (uint64_t i = 0; i < (1ULL << img->x); i++)
+        for (uint64_t i = (uint64_t)img->active << img->x; i < ((uint64_t)img->active + 1) << img->x; i++)
             if (img->dit[i]) {
                 printf("  dit[%llu] ", (unsigned long long)i);
                 dump_word(img, LPM_IMAGE_DIT, img->dit[i]);
@@ -94,7 +98,8 @@ static int dump(const lpm_image *img, int words, long only, int json)
         if (only >= 0 && (unsigned long)only != s)
             continue;
         printf("stage %u:\n", s);
-        for (uint32_t a = 0; a < img->used[s]; a++)
+        uint32_t base = img->active * img->depth[s];
+        for (uint32_t a = base; a < base + img->used[s]; a++)
             if (img->mem[s][a]) {
                 printf("  %u ", a);
                 dump_word(img, s, img->mem[s][a]);
@@ -124,11 +129,11 @@ static int hex(const lpm_image *img, const char *dir)
         lpm_cli_error(cmd, "%s: %s", dir, strerror(errno));
         return 1;
     }
-    int rc = write_hex(dir, "dit.hex", img->dit, 1ULL << img->x, img->dit_bits);
+    int rc = write_hex(dir, "dit.hex", img->dit, (uint64_t)img->copies << img->x, img->dit_bits);
     for (unsigned s = 0; s < img->stages && !rc; s++) {
         char name[32];
         snprintf(name, sizeof name, "stage_%02u.hex", s);
-        rc = write_hex(dir, name, img->mem[s], img->depth[s], img->word_bits);
+        rc = write_hex(dir, name, img->mem[s], (uint64_t)img->copies * img->depth[s], img->word_bits);
     }
     if (rc)
         return rc;
@@ -148,10 +153,12 @@ static int hex(const lpm_image *img, const char *dir)
         lpm_cli_error(cmd, "%s: %s", path, strerror(errno));
         return 1;
     }
-    fprintf(fp, "{\"version\":%d,\"family\":%d,\"arch\":\"%s\",\"stages\":%u,\"initial_stride\":%u,\"key_bits\":%u,"
-                "\"word_bits\":%u,\"dit_bits\":%u,\"nh_bits\":%u,\"addr_bits\":%u,\"stage_bits\":%u,\"stride\":[",
-            LPM_IMAGE_VERSION, img->family, img->ring ? "ring" : "linear", img->stages, img->x, img->key_bits,
-            img->word_bits, img->dit_bits, img->fmt.nh_bits, img->fmt.addr_bits, img->fmt.stage_bits);
+    fprintf(fp, "{\"version\":%u,\"family\":%d,\"arch\":\"%s\",\"stages\":%u,\"initial_stride\":%u,\"key_bits\":%u,"
+                "\"word_bits\":%u,\"dit_bits\":%u,\"nh_bits\":%u,\"addr_bits\":%u,\"stage_bits\":%u,"
+                "\"copies\":%u,\"active\":%u,\"stride\":[",
+            img->version, img->family, img->ring ? "ring" : "linear", img->stages, img->x, img->key_bits,
+            img->word_bits, img->dit_bits, img->fmt.nh_bits, img->fmt.addr_bits, img->fmt.stage_bits, img->copies,
+            img->active);
     for (unsigned s = 0; s < img->stages; s++)
         fprintf(fp, "%s%u", s ? "," : "", img->stride[s]);
     fprintf(fp, "],\"depth\":[");
@@ -234,7 +241,7 @@ int lpm_cmd_image(int argc, char **argv)
         return rc;
     }
     if (!strcmp(sub, "check")) {
-        printf("%s: valid pipeline image v%d\n", path, LPM_IMAGE_VERSION);
+        printf("%s: valid pipeline image v%u\n", path, img->version);
     } else if (!strcmp(sub, "dump")) {
         if (only >= (long)img->stages) {
             lpm_cli_error(cmd, "--stage %ld: the image has %u stages", only, img->stages);

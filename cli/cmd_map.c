@@ -13,7 +13,7 @@ static void help(FILE *fp)
     fprintf(fp,
             "usage: lpmpipe map --fib F [--arch ring|linear] [--mapping M] [--stages N]\n"
             "                   [--initial-stride X] [--stride K] [--headroom PCT] [--split H]\n"
-            "                   [--nh-bits B] -o IMG [--json] [--report FILE] [FIB options]\n"
+            "                   [--nh-bits B] [--shadow] -o IMG [--json] [--report FILE] [FIB options]\n"
             "\n"
             "Maps the table's trie onto pipeline stages and writes a pipeline image\n"
             "(docs/image-format.md). Prints the mapping report: an aligned table, or\n"
@@ -36,6 +36,8 @@ static void help(FILE *fp)
             "  --split H           adaptive: split height in levels (default N);\n"
             "                      split: piece height in levels (default 4)\n"
             "  --nh-bits B         next-hop index width (default: the table's + 1)\n"
+            "  --shadow            a second copy of every stage memory and the DIT, so that\n"
+            "                      lpmpipe update can send a rebuild as bubbles and swap it in\n"
             "  -o IMG              the image to write ('-': standard output)\n"
             "  --json              the report as one JSON object\n"
             "  --report FILE       also write the JSON report to FILE\n"
@@ -44,7 +46,7 @@ static void help(FILE *fp)
 
 int lpm_cmd_map(int argc, char **argv)
 {
-    enum { O_FIB = LPM_OPT_FIRST_FREE, O_ARCH, O_MAPPING, O_STAGES, O_X, O_STRIDE, O_HEAD, O_SPLIT, O_NHB, O_JSON, O_REPORT };
+    enum { O_FIB = LPM_OPT_FIRST_FREE, O_ARCH, O_MAPPING, O_STAGES, O_X, O_STRIDE, O_HEAD, O_SPLIT, O_NHB, O_JSON, O_REPORT, O_SHADOW };
     static const struct option lo[] = {
         { "fib", required_argument, 0, O_FIB },
         { "arch", required_argument, 0, O_ARCH },
@@ -53,6 +55,7 @@ int lpm_cmd_map(int argc, char **argv)
         { "initial-stride", required_argument, 0, O_X },
         { "stride", required_argument, 0, O_STRIDE },
         { "headroom", required_argument, 0, O_HEAD },
+        { "shadow", no_argument, 0, O_SHADOW },
         { "split", required_argument, 0, O_SPLIT },
         { "nh-bits", required_argument, 0, O_NHB },
         { "json", no_argument, 0, O_JSON },
@@ -108,6 +111,7 @@ int lpm_cmd_map(int argc, char **argv)
                 return 2;
             break;
         case O_JSON: json = 1; break;
+        case O_SHADOW: mo.copies = 2; break;
         case O_REPORT: report = optarg; break;
         case 'o': outp = optarg; break;
         case 'h': help(stdout); return 0;

@@ -15,31 +15,6 @@
 #include "../rtl_gen/rtl_run.h"
 #include "../rtl_gen/tb_build.h"
 
-static int work_dir(const char *cmd, const lpm_model_opts *o, lpm_model_cosim_run *r)
-{
-    if (o->bdir) {
-        lpm_rtl_fmt(r->work, sizeof r->work, "%s", o->bdir);
-        if (lpm_rtl_mkdirs(r->work)) {
-            lpm_cli_error(cmd, "%s: %s", r->work, strerror(errno));
-            return 1;
-        }
-    } else {
-        const char *t = getenv("TMPDIR");
-        lpm_rtl_fmt(r->work, sizeof r->work, "%s/lpmpipe-cosim.XXXXXX", t && *t ? t : "/tmp");
-        if (!mkdtemp(r->work)) {
-            lpm_cli_error(cmd, "%s: %s", r->work, strerror(errno));
-            return 1;
-        }
-        r->tmp = 1;
-    }
-    char *abs = realpath(r->work, NULL);
-    if (abs) {
-        lpm_rtl_fmt(r->work, sizeof r->work, "%s", abs);
-        free(abs);
-    }
-    return 0;
-}
-
 int lpm_model_cosim_prepare(const char *cmd, const lpm_model_opts *o, const lpm_image *img, const lpm_model_keys *k,
                             lpm_model_cosim_run *r)
 {
@@ -57,22 +32,18 @@ int lpm_model_cosim_prepare(const char *cmd, const lpm_model_opts *o, const lpm_
         lpm_cli_error(cmd, "--cosim: %s", err.msg);
         return rc;
     }
-    if ((rc = work_dir(cmd, o, r)))
-        return rc;
-    char *rtl = r->rtl, cache[4200] = "";
-    lpm_rtl_fmt(r->rtl, sizeof r->rtl, "%s/rtl", r->work);
-    if (o->cache && *o->cache) {
-        char *ca = lpm_rtl_mkdirs(o->cache) == 0 ? realpath(o->cache, NULL) : NULL;
-        if (ca) {
-            lpm_rtl_fmt(cache, sizeof cache, "%s", ca);
-            free(ca);
-        }
+    if ((rc = lpm_rtl_work_dir(o->bdir, "lpmpipe-cosim", r->work, sizeof r->work, &r->tmp, &err))) {
+        lpm_cli_error(cmd, "%s", err.msg);
+        return 1;
     }
+    char *rtl = r->rtl, cache[4200];
+    lpm_rtl_fmt(r->rtl, sizeof r->rtl, "%s/rtl", r->work);
+    lpm_rtl_cache_dir(o->cache, cache, sizeof cache);
     uint64_t nb = 0;
     double cpu = o->urate > 0 ? o->mc.clock_mhz * 1e6 / o->urate : 0.0;
     if ((rc = lpm_rtl_generate(img, o->image, &ro, rtl, &err)) ||
         (rc = lpm_rtl_write_keys(r->work, lpm_image_family(img), k->a, k->n, &err)) ||
-        (rc = lpm_rtl_write_bubbles(o->updates, img, o->ignore_crc, cpu, r->work, &nb, &err))) {
+        (rc = lpm_rtl_write_bubbles(o->updates, img, o->ignore_crc, cpu, r->work, &nb, NULL, &err))) {
         lpm_cli_error(cmd, "%s", err.msg);
         return rc;
     }

@@ -29,7 +29,7 @@ static void help(FILE *fp)
             "  --issue-width W     requests dispatched per cycle, 1..16 (default 1; linear: at most P)\n"
             "  --rob R             reorder buffer: only 0 (results leave through result lanes)\n"
             "  --mutate M          plant a known fault (queue-order, queue-capacity,\n"
-            "                      bubble-address): rtl verify must then fail\n");
+            "                      bubble-address, swap-early): rtl verify must then fail\n");
 }
 
 int lpm_cmd_rtl(int argc, char **argv)

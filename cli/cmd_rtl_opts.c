@@ -9,7 +9,7 @@ int lpm_rtl_parse_mutation(const char *s, int *out)
 {
     int m = lpm_rtl_mutation_of(s);
     if (m < 0) {
-        lpm_cli_error("rtl", "--mutate: unknown fault '%s' (queue-order, queue-capacity, bubble-address)", s);
+        lpm_cli_error("rtl", "--mutate: unknown fault '%s' (queue-order, queue-capacity, bubble-address, swap-early)", s);
         return 2;
     }
     *out = m;

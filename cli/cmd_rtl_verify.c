@@ -41,7 +41,8 @@ static void help(FILE *fp)
             "  --update-rate R         updates per second (default: all at once)\n"
             "  --clock-mhz F           clock for the rate (default 200)\n"
             "  --mutate M              generate with a planted fault (queue-order,\n"
-            "                          queue-capacity, bubble-address): verify must then fail\n"
+            "                          queue-capacity, bubble-address, swap-early): verify must\n"
+            "                          then fail\n"
             "  --vcd FILE              waveform of the Verilated run (a separate build)\n"
             "  --icarus                also run the Icarus Verilog testbench, compare results\n"
             "  --gate                  also synthesise the iCE40 netlist (Yosys) and simulate\n"
@@ -136,16 +137,26 @@ static int parse_opts(int argc, char **argv, lpm_verify_opts *v)
 static int report(const lpm_verify_opts *v, const lpm_verify_run *r)
 {
     const lpm_rtl_cmp *c = &r->cmp;
+    const lpm_rtl_bubs *b = &r->bc;
     uint64_t total = lpm_rtl_cmp_total(c);
     if (v->json)
-        printf("{\"lookups\":%zu,\"cycles\":%" PRIu64 ",\"bubbles\":%" PRIu64 ",\"cycle_mismatches\":%" PRIu64
-               ",\"result_mismatches\":%" PRIu64 ",\"reference_checked\":%" PRIu64 ",\"reference_mismatches\":%" PRIu64
-               ",\"icarus\":%s,\"gate\":%s%s%s,\"mismatches\":%" PRIu64 "}\n",
-               r->keys.n, c->cycles, r->bubbles, c->cycle_bad, c->result_bad, c->ref_checked, c->ref_bad,
+        printf("{\"lookups\":%zu,\"cycles\":%" PRIu64 ",\"bubbles\":{\"in_file\":%" PRIu64 ",\"applied\":%" PRIu64
+               ",\"left\":%" PRIu64 "},\"updates\":{\"in_file\":%" PRIu64 ",\"applied\":%" PRIu64 "},"
+               "\"cycle_mismatches\":%" PRIu64 ",\"result_mismatches\":%" PRIu64 ",\"reference_checked\":%" PRIu64
+               ",\"reference_mismatches\":%" PRIu64 ",\"icarus\":%s,\"gate\":%s%s%s,\"mismatches\":%" PRIu64 "}\n",
+               r->keys.n, c->cycles, b->in_file, b->applied, b->in_file - b->applied, b->updates_in_file,
+               b->updates_applied, c->cycle_bad, c->result_bad, c->ref_checked, c->ref_bad,
                v->icarus ? (c->icarus_bad ? "\"differs\"" : "\"same\"") : "null", r->gate_note ? "\"" : "",
                r->gate_note ? r->gate_note : "null", r->gate_note ? "\"" : "", total);
     else
         printf("%zu lookups, %" PRIu64 " cycles, %" PRIu64 " mismatches\n", r->keys.n, c->cycles, total);
+    if (v->updates && !v->json)
+        printf("updates: %" PRIu64 " of %" PRIu64 " simulated; bubbles: %" PRIu64 " applied, %" PRIu64
+               " left of %" PRIu64 " in the file\n",
+               b->updates_applied, b->updates_in_file, b->applied, b->in_file - b->applied, b->in_file);
+    if (v->updates && b->in_file > b->applied)
+        lpm_cli_note(cmd, "the lookups ended before the updates: %" PRIu64 " of %" PRIu64 " bubbles were not simulated",
+                     b->in_file - b->applied, b->in_file);
     if (!total)
         return fflush(stdout) ? 1 : 0;
     if (c->first_cycle != UINT64_MAX)

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "../rtl_gen/rtl_gen.h"
+#include "../rtl_gen/tb_build.h"
 #include "../rtl_gen/verify_cmp.h"
 
 typedef struct lpm_verify_opts {
@@ -26,7 +27,8 @@ typedef struct lpm_verify_run {
     lpm_image *img;
     lpm_rtl_keys keys;
     lpm_rtl_cmp cmp;
-    uint64_t bubbles;
+    uint64_t bubbles;     /* handed to the testbench */
+    lpm_rtl_bubs bc;      /* the bubble file's counts, each bubble's update (updates.applied) */
     const char *gate_note; /* gate level: "same", "differs", or why it did not run */
 } lpm_verify_run;
 

@@ -87,6 +87,24 @@ static int read_stimulus(const char *simres, int fam, const char *dir, lpm_rtl_k
     return bad ? lpm_err_set(err, LPM_EFAIL, "%s: write failed", path) : LPM_OK;
 }
 
+/* Bubbles the RTL let in: the win:bK events of its cycle log (every one
+ * leaves the pipeline before the testbench stops). */
+static uint64_t rtl_bubbles_in(const char *log)
+{
+    FILE *fp = fopen(log, "r");
+    if (!fp)
+        return 0;
+    uint64_t n = 0;
+    char *line = NULL;
+    size_t cap = 0;
+    while (getline(&line, &cap, fp) > 0)
+        for (const char *p = line; (p = strstr(p, " win:b")); p += 6)
+            n++;
+    free(line);
+    fclose(fp);
+    return n;
+}
+
 static int rm_rf(const char *dir)
 {
     char *argv[] = { "rm", "-rf", (char *)dir, NULL };
@@ -216,37 +234,15 @@ static int run_model(const lpm_verify_opts *v, const char *work, const char *rtl
     return 0;
 }
 
-/* The work folder (absolute) and the cache folder (absolute, or NULL). */
+/* The work folder (absolute) and the cache folder (absolute, or ""). */
 static int work_dirs(const lpm_verify_opts *v, lpm_verify_run *r, char *cache, size_t cache_n)
 {
-    if (v->bdir) {
-        lpm_rtl_fmt(r->work, sizeof r->work, "%s", v->bdir);
-        if (lpm_rtl_mkdirs(r->work)) {
-            lpm_cli_error(cmd, "%s: %s", r->work, strerror(errno));
-            return 1;
-        }
-    } else {
-        const char *t = getenv("TMPDIR");
-        lpm_rtl_fmt(r->work, sizeof r->work, "%s/lpmpipe-rtl.XXXXXX", t && *t ? t : "/tmp");
-        if (!mkdtemp(r->work)) {
-            lpm_cli_error(cmd, "%s: %s", r->work, strerror(errno));
-            return 1;
-        }
-        r->tmp = 1;
+    lpm_err err;
+    if (lpm_rtl_work_dir(v->bdir, "lpmpipe-rtl", r->work, sizeof r->work, &r->tmp, &err)) {
+        lpm_cli_error(cmd, "%s", err.msg);
+        return 1;
     }
-    char *abs = realpath(r->work, NULL);
-    if (abs) {
-        lpm_rtl_fmt(r->work, sizeof r->work, "%s", abs);
-        free(abs);
-    }
-    cache[0] = '\0';
-    if (v->cache && *v->cache) {
-        char *ca = lpm_rtl_mkdirs(v->cache) == 0 ? realpath(v->cache, NULL) : NULL;
-        if (ca) {
-            lpm_rtl_fmt(cache, cache_n, "%s", ca);
-            free(ca);
-        }
-    }
+    lpm_rtl_cache_dir(v->cache, cache, cache_n);
     return 0;
 }
 
@@ -274,7 +270,7 @@ int lpm_verify_run_all(const lpm_verify_opts *v, lpm_verify_run *r)
     lpm_rtl_fmt(rtl, sizeof rtl, "%s/rtl", r->work);
     double cpu = v->urate > 0 ? v->clock_mhz * 1e6 / v->urate : 0.0;
     if ((rc = lpm_rtl_generate(r->img, v->image, &v->o, rtl, &err)) ||
-        (rc = lpm_rtl_write_bubbles(v->updates, r->img, v->ignore_crc, cpu, r->work, &r->bubbles, &err))) {
+        (rc = lpm_rtl_write_bubbles(v->updates, r->img, v->ignore_crc, cpu, r->work, &r->bubbles, &r->bc, &err))) {
         if (err.msg[0])
             lpm_cli_error(cmd, "%s", err.msg);
         return rc;
@@ -316,6 +312,9 @@ int lpm_verify_run_all(const lpm_verify_opts *v, lpm_verify_run *r)
         lpm_cli_error(cmd, "%s", err.msg);
         return rc;
     }
+    r->bc.applied = v->updates ? rtl_bubbles_in(rtllog) : 0;
+    if (r->bc.applied < r->bc.n)
+        r->bc.updates_applied = r->bc.uord[r->bc.applied] - 1;
     lpm_rtl_second_opts so = { rtl, r->work, &sh, v->load, v->ready };
     if (v->icarus && (rc = lpm_rtl_icarus(&r->cmp, &so, &err))) {
         lpm_cli_error(cmd, "%s", err.msg);
@@ -331,6 +330,7 @@ int lpm_verify_run_all(const lpm_verify_opts *v, lpm_verify_run *r)
 void lpm_verify_run_free(lpm_verify_run *r)
 {
     free(r->keys.a);
+    free(r->bc.uord);
     lpm_image_free(r->img);
     if (r->tmp && !getenv("LPMPIPE_RTL_KEEP"))
         rm_rf(r->work);

@@ -23,11 +23,12 @@ static void help(FILE *fp)
             "                   [--hop-cycles D] [--ports P] [--result-ready F] [--queue Q]\n"
             "                   [--issue-width W] [--burst B] [--rob R] [--lookahead K] [--load L]\n"
             "                   [--warmup C] [--updates FILE [--ignore-image-crc] [--update-rate U]\n"
-            "                   [--clock-mhz F]] [--no-check | --verify] [--json] [--results FILE]\n"
+            "                   [--clock-mhz F] [--drain-updates] [--plant-fault F]]\n"
+            "                   [--no-check | --verify] [--json] [--results FILE]\n"
             "                   [--cycle-log FILE] [--timing] [--preload] [FIB options]\n"
             "       lpmpipe sim --synthetic N [--linear] [--reads A[-B]] [--count N] [--seed S]\n"
             "                   (the pipeline and output options above)\n"
-            "       lpmpipe sim --image IMG --walk-baseline K (--trace FILE | --gen KIND ...) [--preload]\n"
+            "       lpmpipe sim --image IMG --walk-baseline unibit|K (--trace FILE | --gen KIND ...) [--preload]\n"
             "\n"
             "Cycle-level simulation of a CAMP ring or a write-bubble linear pipeline\n"
             "(rules: docs/microarchitecture.md; options and outputs: docs/cli-sim.md).\n"
@@ -64,6 +65,12 @@ static void help(FILE *fp)
             "                      must still fit this one)\n"
             "  --update-rate U     updates per second (with --updates; default: all at once)\n"
             "  --clock-mhz F       clock that turns the rate into cycles (default 200)\n"
+            "  --plant-fault F     for testing the checks: swap-early[=K] (a swap enters K\n"
+            "                      cycles too early, default 1) or no-fence (a rebuild does\n"
+            "                      not wait for the old copy's lookups); the run must fail\n"
+            "  --drain-updates     after the last lookup, run on until every bubble of the\n"
+            "                      file has gone through (default: bubbles not in the window\n"
+            "                      when the lookups end are counted as left, and a note says so)\n"
             "  --warmup C          cycles left out of the steady-state window (default 0)\n"
             "  --no-check          do not check answers against the image interpreter\n"
             "  --verify            also check every answer against the reference LPM\n"
@@ -72,8 +79,10 @@ static void help(FILE *fp)
             "  --cycle-log FILE    the per-cycle log the RTL testbench compares against\n"
             "  --timing            print lookups/s and cycles/s (CPU time) on stderr\n"
             "  --preload           read the whole trace into memory first (for timings)\n"
-            "  --walk-baseline K   instead of simulating: walk the image with K lookups in\n"
-            "                      flight, round robin, and print lookups/s\n"
+            "  --walk-baseline unibit|K  instead of simulating, print lookups/s of a plain\n"
+            "                      walk: unibit = the table's binary trie, 24 lookups in\n"
+            "                      flight (the speed limit make bench compares with); K =\n"
+            "                      the image, K in flight through the interpreter\n"
             LPM_CLI_FIB_HELP);
 }
 
@@ -96,6 +105,9 @@ typedef struct check_ctx {
     size_t *fu_end;           /* per update in flight: end offset in fw */
     size_t fu_n, fu_cap, fu_head;
     int oom;
+    /* rebuilds: the live copy's CRC at each swap against its R line */
+    uint64_t crc_bad, crc_checked;
+    uint64_t crc_update;
 } check_ctx;
 
 static const char *nh_name(const check_ctx *c, uint32_t nh, char *buf, size_t n)
@@ -141,9 +153,31 @@ static uint32_t dit_hook(void *ctx, uint64_t id, const lpm_addr *key)
 /* "Before" is the table with every update whose last bubble has left the
  * pipeline; "after" the table with every update whose first bubble has
  * entered. A lookup must answer as one of the two at its output. */
+/* A rebuild's bubbles go one by one: their writes land in the inactive
+ * copy, which neither table's lookups read, until the swap makes it live
+ * (in "after" as it enters, in "before" as it leaves). */
+static void rebuild_bubble(check_ctx *c, const lpm_sim_bubble *b, int leaving)
+{
+    lpm_image *t = leaving ? c->sh_exit : c->sh_enter;
+    for (unsigned j = 0; j < b->nw; j++)
+        lpm_image_write(t, b->w[j].stage, b->w[j].addr, b->w[j].word);
+    if (!(b->flags & LPM_SIM_B_SWAP))
+        return;
+    lpm_image_swap(t, b->copy);
+    if (!leaving && b->copy_crc) {
+        c->crc_checked++;
+        if (lpm_image_copy_crc(c->img, b->copy) != b->copy_crc && !c->crc_bad++)
+            c->crc_update = b->update;
+    }
+}
+
 static void bubble_hook(void *ctx, const lpm_sim_bubble *b, int leaving)
 {
     check_ctx *c = ctx;
+    if (b->flags & (LPM_SIM_B_SHADOW | LPM_SIM_B_SWAP)) {
+        rebuild_bubble(c, b, leaving);
+        return;
+    }
     if (!leaving && b->first) {
         const lpm_sim_bfile *bf = c->bf;
         if (c->fw_head == c->fw_n)
@@ -287,13 +321,16 @@ static int preload(mem_src *m, lpm_sim_source_fn src, void *ctx, lpm_err *err)
 
 int lpm_sim_walk_baseline(lpm_image *img, unsigned k, lpm_sim_source_fn src, void *src_ctx,
                           uint64_t *lookups, uint64_t *checksum, lpm_err *err);
+int lpm_sim_walk_unibit(const lpm_fib *f, unsigned k, lpm_sim_source_fn src, void *src_ctx, uint64_t *lookups,
+                        uint64_t *checksum, lpm_err *err);
 
 int lpm_cmd_sim(int argc, char **argv)
 {
     enum {
         O_IMAGE = LPM_OPT_FIRST_FREE, O_SYNTH, O_LINEAR, O_READS, O_TRACE, O_GEN, O_COUNT, O_SEED, O_FIB,
         O_QUEUE, O_WIDTH, O_BURST, O_ROB, O_LOAD, O_UPDATES, O_IGNORE_CRC, O_URATE, O_CLOCK, O_WARMUP, O_NOCHECK,
-        O_VERIFY, O_JSON, O_RESULTS, O_CLOG, O_TIMING, O_BASELINE, O_PRELOAD, O_LOOKAHEAD, O_HOP, O_PORTS, O_READY
+        O_VERIFY, O_JSON, O_RESULTS, O_CLOG, O_TIMING, O_BASELINE, O_PRELOAD, O_LOOKAHEAD, O_HOP, O_PORTS, O_READY,
+        O_DRAIN, O_FAULT
     };
     static const struct option lo[] = {
         { "image", required_argument, 0, O_IMAGE },
@@ -327,6 +364,8 @@ int lpm_cmd_sim(int argc, char **argv)
         { "hop-cycles", required_argument, 0, O_HOP },
         { "ports", required_argument, 0, O_PORTS },
         { "result-ready", required_argument, 0, O_READY },
+        { "drain-updates", no_argument, 0, O_DRAIN },
+        { "plant-fault", required_argument, 0, O_FAULT },
         { "help", no_argument, 0, 'h' },
         LPM_CLI_FIB_LONGOPTS,
         { 0, 0, 0, 0 },
@@ -337,7 +376,7 @@ int lpm_cmd_sim(int argc, char **argv)
     lpm_sim_cfg_default(&cfg);
     const char *image = NULL, *trace = NULL, *gen = NULL, *fib_path = NULL, *updates = NULL;
     const char *results = NULL, *clog = NULL;
-    unsigned synth = 0, reads_lo = 0, reads_hi = 0, baseline = 0;
+    unsigned synth = 0, reads_lo = 0, reads_hi = 0, baseline = 0, unibit = 0;
     int linear = 0, have_reads = 0, check = 1, verify = 0, json = 0, timing = 0, pre = 0, ignore_crc = 0, c;
     uint64_t count = 100000, seed = 1;
     double burst = 1.0, urate = 0.0, clock_mhz = 200.0;
@@ -368,6 +407,19 @@ int lpm_cmd_sim(int argc, char **argv)
         case O_CLOCK: if (lpm_cli_double(cmd, "--clock-mhz", optarg, 1e-3, 1e6, &clock_mhz)) return 2; break;
         case O_WARMUP: if (lpm_cli_u64(cmd, "--warmup", optarg, 0, UINT64_MAX / 2, &cfg.warmup)) return 2; break;
         case O_NOCHECK: check = 0; break;
+        case O_DRAIN: cfg.drain_updates = 1; break;
+        case O_FAULT:
+            if (!strncmp(optarg, "swap-early", 10) && (!optarg[10] || optarg[10] == '=')) {
+                cfg.fault = LPM_SIM_FAULT_SWAP_EARLY;
+                if (optarg[10] && lpm_cli_uint(cmd, "--plant-fault swap-early=", optarg + 11, 1, 256, &cfg.fault_cycles))
+                    return 2;
+            } else if (!strcmp(optarg, "no-fence"))
+                cfg.fault = LPM_SIM_FAULT_NO_FENCE;
+            else {
+                lpm_cli_error(cmd, "--plant-fault: '%s' is neither swap-early nor no-fence", optarg);
+                return 2;
+            }
+            break;
         case O_VERIFY: verify = 1; break;
         case O_JSON: json = 1; break;
         case O_RESULTS: results = optarg; break;
@@ -378,7 +430,12 @@ int lpm_cmd_sim(int argc, char **argv)
         case O_PORTS: if (lpm_cli_uint(cmd, "--ports", optarg, 1, 2, &cfg.ports)) return 2; break;
         case O_READY: if (lpm_cli_double(cmd, "--result-ready", optarg, 1e-6, 1.0, &cfg.result_ready)) return 2; break;
         case O_LOOKAHEAD: if (lpm_cli_uint(cmd, "--lookahead", optarg, 0, 4096, &cfg.lookahead)) return 2; break;
-        case O_BASELINE: if (lpm_cli_uint(cmd, "--walk-baseline", optarg, 1, 4096, &baseline)) return 2; break;
+        case O_BASELINE:
+            if ((unibit = !strcmp(optarg, "unibit")))
+                baseline = 24; /* issue 11's limit: 24 lookups in flight */
+            else if (lpm_cli_uint(cmd, "--walk-baseline", optarg, 1, 4096, &baseline))
+                return 2;
+            break;
         case 'h': help(stdout); return 0;
         default: return lpm_cli_usage_error(cmd);
         }
@@ -403,8 +460,9 @@ int lpm_cmd_sim(int argc, char **argv)
         lpm_cli_error(cmd, "--linear and --reads go with --synthetic");
         return 2;
     }
-    if ((urate > 0 || ignore_crc) && !updates) {
-        lpm_cli_error(cmd, "%s needs --updates", ignore_crc ? "--ignore-image-crc" : "--update-rate");
+    if ((urate > 0 || ignore_crc || cfg.drain_updates) && !updates) {
+        lpm_cli_error(cmd, "%s needs --updates",
+                      ignore_crc ? "--ignore-image-crc" : urate > 0 ? "--update-rate" : "--drain-updates");
         return 2;
     }
     int kind = -1;
@@ -460,7 +518,7 @@ int lpm_cmd_sim(int argc, char **argv)
         cc.synthetic = 1;
     }
     /* The table: for the generators and the reference check. */
-    if (image && ((gen && kind != LPM_TRACE_UNIFORM) || verify || gen)) {
+    if (image && ((gen && kind != LPM_TRACE_UNIFORM) || verify || gen || unibit)) {
         if (fib_path) {
             if ((rc = lpm_cli_load_fib(cmd, fib_path, &fo, &fib)))
                 goto out;
@@ -525,14 +583,15 @@ int lpm_cmd_sim(int argc, char **argv)
     if (baseline) {
         uint64_t n = 0, sum = 0;
         double t0 = now_s();
-        rc = lpm_sim_walk_baseline(img, baseline, src, src_ctx, &n, &sum, &err);
+        rc = unibit ? lpm_sim_walk_unibit(&fib, baseline, src, src_ctx, &n, &sum, &err)
+                    : lpm_sim_walk_baseline(img, baseline, src, src_ctx, &n, &sum, &err);
         double dt = now_s() - t0;
         if (rc) {
             lpm_cli_error(cmd, "%s", err.msg);
             goto out;
         }
-        printf("{\"walk_baseline\":%u,\"lookups\":%" PRIu64 ",\"seconds\":%.4f,\"lookups_per_s\":%.0f,\"checksum\":%" PRIu64 "}\n",
-               baseline, n, dt, dt > 0 ? (double)n / dt : 0.0, sum);
+        printf("{\"walk_baseline\":\"%s\",\"in_flight\":%u,\"lookups\":%" PRIu64 ",\"seconds\":%.4f,\"lookups_per_s\":%.0f,\"checksum\":%" PRIu64 "}\n",
+               unibit ? "unibit" : "image", baseline, n, dt, dt > 0 ? (double)n / dt : 0.0, sum);
         goto out;
     }
 
@@ -584,6 +643,10 @@ int lpm_cmd_sim(int argc, char **argv)
         goto out;
     }
     const lpm_sim_stats *st = lpm_sim_get_stats(sim);
+    if (updates && (rc = lpm_sim_bfile_finish(&bf, st->bubbles_entered, &err))) {
+        lpm_cli_error(cmd, "%s", err.msg);
+        goto out;
+    }
     if (cc.count != st->requests || cc.id_sum != (st->requests ? st->requests * (st->requests - 1) / 2 : 0) ||
         (cfg.rob && !cc.ordered)) {
         lpm_cli_error(cmd, "internal error: %" PRIu64 " results for %" PRIu64 " requests%s", cc.count, st->requests,
@@ -596,15 +659,42 @@ int lpm_cmd_sim(int argc, char **argv)
                            "LPC and utilisation are 0", cfg.warmup);
     lpm_sim_report rep = { st, &cfg, w.stages, w.ring, source, burst, urate, clock_mhz,
                            cc.synthetic || !check ? "none" : cc.sh_enter ? "interpreter before/after update" : "interpreter",
-                           cc.checked, cc.mismatches, cc.ref_checked, cc.ref_mismatches };
+                           cc.checked, cc.mismatches, cc.ref_checked, cc.ref_mismatches,
+                           updates != NULL, bf.in_file_bubbles, bf.in_file_updates, bf.updates_applied,
+                           bf.in_file_rebuilds, st->swaps, cc.crc_checked, cc.crc_bad };
     if (json)
         lpm_sim_report_json(stdout, &rep);
     else
         lpm_sim_report_table(stdout, &rep);
+    if (updates && bf.in_file_bubbles > st->bubbles)
+        lpm_cli_note(cmd, "the lookups ended before the updates: %" PRIu64 " of %" PRIu64 " bubbles (%" PRIu64 " of %" PRIu64
+                          " updates) were not simulated; --drain-updates runs on until all are applied",
+                     bf.in_file_bubbles - st->bubbles, bf.in_file_bubbles, bf.in_file_updates - bf.updates_applied,
+                     bf.in_file_updates);
     if (timing)
         fprintf(stderr, "lpmpipe: sim: %" PRIu64 " lookups, %" PRIu64 " cycles in %.3f s: %.0f lookups/s, %.0f cycles/s\n",
                 st->requests, st->cycles, dt, dt > 0 ? (double)st->requests / dt : 0.0,
                 dt > 0 ? (double)st->cycles / dt : 0.0);
+    if (st->copy_violations) {
+        char where[64];
+        if (st->viol_stage == LPM_SIM_DIT)
+            snprintf(where, sizeof where, "DIT entry %u", st->viol_addr);
+        else
+            snprintf(where, sizeof where, "stage %u address %u", st->viol_stage, st->viol_addr);
+        lpm_cli_error(cmd, "%" PRIu64 " rebuild write%s broke the swap rules; the first, at cycle %" PRIu64
+                           ": into copy %u, %s, %s",
+                      st->copy_violations, st->copy_violations == 1 ? "" : "s", st->viol_cycle, st->viol_copy, where,
+                      st->viol_kind == 1 ? "after the swap had made that copy live"
+                                         : "while lookups were walking that copy");
+        if (st->viol_kind == 2)
+            lpm_cli_error(cmd, "(%" PRIu64 " lookups were walking it)", st->viol_lookups);
+        rc = 1;
+    }
+    if (cc.crc_bad) {
+        lpm_cli_error(cmd, "%" PRIu64 " swap%s found the new copy different from what its R line says (first: update %" PRIu64 ")",
+                      cc.crc_bad, cc.crc_bad == 1 ? "" : "s", cc.crc_update);
+        rc = 1;
+    }
     if (cc.mismatches || cc.ref_mismatches) {
         lpm_cli_error(cmd, "%" PRIu64 " mismatch%s", cc.mismatches + cc.ref_mismatches,
                       cc.mismatches + cc.ref_mismatches == 1 ? "" : "es");

@@ -8,6 +8,7 @@
 #include "../mapper/image_int.h"
 #include "../core/trace.h"
 #include "../core/updates_load.h"
+#include "../mapper/map.h"
 #include "../mapper/update.h"
 
 static const char *cmd = "update";
@@ -16,7 +17,8 @@ static void help(FILE *fp)
 {
     fprintf(fp,
             "usage: lpmpipe update --image IMG --updates U [-o IMG2] [--bubbles FILE]\n"
-            "                      [--rebalance-at F] [--peer ADDR] [--mask-host-bits] [--json]\n"
+            "                      [--rebalance-at F] [--rebuild-every N] [--peer ADDR]\n"
+            "                      [--mask-host-bits] [--json]\n"
             "\n"
             "Applies announce/withdraw updates to the image offline: changed words are\n"
             "placed in head room and become writes (stage, address, word) packed into\n"
@@ -32,6 +34,8 @@ static void help(FILE *fp)
             "                       report then goes to standard error)\n"
             "  --rebalance-at F     rebuild when fullest/mean grows past F times its value\n"
             "                       after the last build (default 1.10; 0: never)\n"
+            "  --rebuild-every N    also rebuild after every N effective updates (to measure\n"
+            "                       or test rebuilds; default 0: only when needed)\n"
             "  --peer ADDR          bgpdump update traces: this peer's updates\n"
             "  --mask-host-bits     clear host bits of update prefixes instead of refusing\n"
             "                       the line (as the table readers' option does)\n"
@@ -49,6 +53,12 @@ static void bubble_lines(FILE *fp, const lpm_write *w, const lpm_bubble *b, size
 {
     for (size_t k = 0; k < nb; k++) {
         fprintf(fp, "B %zu", ++*bubble_no);
+        if (b[k].flags & LPM_BUBBLE_FENCE)
+            fputs(" fence", fp);
+        if (b[k].flags & LPM_BUBBLE_DRAIN)
+            fputs(" drain", fp);
+        if (b[k].flags & LPM_BUBBLE_SWAP)
+            fputs(" swap", fp);
         for (size_t i = b[k].first; i < b[k].first + b[k].n; i++) {
             if (w[i].stage == LPM_IMAGE_DIT)
                 fprintf(fp, " D:%u:%0*llx", w[i].addr, (int)digits, (unsigned long long)w[i].word);
@@ -59,20 +69,34 @@ static void bubble_lines(FILE *fp, const lpm_write *w, const lpm_bubble *b, size
     }
 }
 
-static void report(FILE *fp, const lpm_upd_stats *s, const lpm_image *img, double secs, int json)
+typedef struct run_info {
+    double secs;                  /* the offline step, rebuilds included */
+    uint64_t memory_bits, shadow_bits;
+    unsigned copies;
+    size_t stopped_at;            /* the update that could not be compiled (0: none) */
+} run_info;
+
+static void report(FILE *fp, const lpm_upd_stats *s, const lpm_image *img, const run_info *ri, int json)
 {
-    double ups = secs > 0 ? (double)s->updates / secs : 0;
+    double secs = ri->secs, ups = secs > 0 ? (double)s->updates / secs : 0;
     size_t eff = s->updates - s->noops;
     if (json) {
         fprintf(fp, "{\"updates\":%zu,\"announces\":%zu,\"withdraws\":%zu,\"noops\":%zu,\"writes\":%zu,\"bubbles\":%zu,"
                "\"writes_per_update\":%.4f,\"bubbles_per_update\":%.4f,\"max_writes\":%zu,\"max_bubbles\":%zu,"
-               "\"blocks_added\":%zu,\"rebuilds\":%zu,\"rebuild_headroom\":%zu,\"rebuild_stages\":%zu,"
-               "\"rebuild_nh_bits\":%zu,\"rebuild_balance\":%zu,\"seconds\":%.6f,\"updates_per_s\":%.0f,"
+               "\"blocks_added\":%zu,\"blocks_copied\":%zu,\"drain_bubbles\":%zu,"
+               "\"rebuilds\":%zu,\"first_rebuild\":%zu,\"balance_skipped\":%zu,\"rebuild_headroom\":%zu,\"rebuild_stages\":%zu,"
+               "\"rebuild_nh_bits\":%zu,\"rebuild_balance\":%zu,\"rebuild_every\":%zu,\"rebuild_writes\":%zu,\"rebuild_bubbles\":%zu,"
+               "\"max_rebuild_bubbles\":%zu,\"rebuild_seconds\":%.3f,\"copies\":%u,\"memory_bits\":%llu,"
+               "\"shadow_bits\":%llu,\"stopped_at\":%zu,\"seconds\":%.6f,\"updates_per_s\":%.0f,"
                "\"dit_writes\":%zu,\"stage_writes\":[",
                s->updates, s->announces, s->withdraws, s->noops, s->writes, s->bubbles,
                eff ? (double)s->writes / eff : 0, eff ? (double)s->bubbles / eff : 0, s->max_writes, s->max_bubbles,
-               s->blocks_added, s->rebuilds, s->rebuild_why[LPM_REBUILD_HEADROOM], s->rebuild_why[LPM_REBUILD_STAGES],
-               s->rebuild_why[LPM_REBUILD_NH_BITS], s->rebuild_why[LPM_REBUILD_BALANCE], secs, ups, s->dit_writes);
+               s->blocks_added, s->blocks_copied, s->drain_bubbles, s->rebuilds, s->first_rebuild, s->balance_skipped,
+               s->rebuild_why[LPM_REBUILD_HEADROOM],
+               s->rebuild_why[LPM_REBUILD_STAGES], s->rebuild_why[LPM_REBUILD_NH_BITS],
+               s->rebuild_why[LPM_REBUILD_BALANCE], s->rebuild_why[LPM_REBUILD_EVERY], s->rebuild_writes, s->rebuild_bubbles, s->max_rebuild_bubbles,
+               s->rebuild_seconds, ri->copies, (unsigned long long)ri->memory_bits,
+               (unsigned long long)ri->shadow_bits, ri->stopped_at, secs, ups, s->dit_writes);
         for (unsigned i = 0; i < lpm_image_stages(img); i++)
             fprintf(fp, "%s%zu", i ? "," : "", s->stage_writes[i]);
         fprintf(fp, "]}\n");
@@ -84,9 +108,22 @@ static void report(FILE *fp, const lpm_upd_stats *s, const lpm_image *img, doubl
            "writes", s->writes, s->bubbles, eff ? (double)s->writes / eff : 0, eff ? (double)s->bubbles / eff : 0,
            s->max_writes, s->max_bubbles);
     fprintf(fp, "%-26s %zu\n", "blocks added (head room)", s->blocks_added);
-    fprintf(fp, "%-26s %zu (head room %zu, stages %zu, nh bits %zu, balance %zu)\n", "rebuilds", s->rebuilds,
+    if (s->blocks_copied || s->drain_bubbles)
+        fprintf(fp, "%-26s %zu blocks copied (height mapping), %zu drain bubbles\n", "", s->blocks_copied, s->drain_bubbles);
+    fprintf(fp, "%-26s %zu (head room %zu, stages %zu, nh bits %zu, balance %zu, asked for %zu)", "rebuilds", s->rebuilds,
            s->rebuild_why[LPM_REBUILD_HEADROOM], s->rebuild_why[LPM_REBUILD_STAGES],
-           s->rebuild_why[LPM_REBUILD_NH_BITS], s->rebuild_why[LPM_REBUILD_BALANCE]);
+           s->rebuild_why[LPM_REBUILD_NH_BITS], s->rebuild_why[LPM_REBUILD_BALANCE], s->rebuild_why[LPM_REBUILD_EVERY]);
+    if (s->first_rebuild)
+        fprintf(fp, ", the first at update %zu", s->first_rebuild);
+    if (s->balance_skipped)
+        fprintf(fp, "; %zu rebalances left out (the new mapping did not fit the memories, or no shadow copy for it)",
+                s->balance_skipped);
+    fprintf(fp, "\n");
+    if (s->rebuilds)
+        fprintf(fp, "%-26s %zu writes in %zu bubbles (largest rebuild %zu bubbles), %.3f s\n", "rebuild streams",
+               s->rebuild_writes, s->rebuild_bubbles, s->max_rebuild_bubbles, s->rebuild_seconds);
+    fprintf(fp, "%-26s %u cop%s, %llu bits of memory, %llu of them for the shadow copy\n", "memory", ri->copies,
+           ri->copies == 1 ? "y" : "ies", (unsigned long long)ri->memory_bits, (unsigned long long)ri->shadow_bits);
     fprintf(fp, "%-26s %.3f s, %.0f updates/s\n", "offline compile", secs, ups);
     fprintf(fp, "%5s %10s\n%5s %10zu\n", "stage", "writes", "DIT", s->dit_writes);
     for (unsigned i = 0; i < lpm_image_stages(img); i++)
@@ -95,13 +132,14 @@ static void report(FILE *fp, const lpm_upd_stats *s, const lpm_image *img, doubl
 
 int lpm_cmd_update(int argc, char **argv)
 {
-    enum { O_IMAGE = LPM_OPT_FIRST_FREE, O_UPDATES, O_BUBBLES, O_REBAL, O_PEER, O_JSON };
+    enum { O_IMAGE = LPM_OPT_FIRST_FREE, O_UPDATES, O_BUBBLES, O_REBAL, O_PEER, O_JSON, O_EVERY };
     static const struct option lo[] = {
         { "image", required_argument, 0, O_IMAGE },
         { "updates", required_argument, 0, O_UPDATES },
         { "bubbles", required_argument, 0, O_BUBBLES },
         { "rebalance-at", required_argument, 0, O_REBAL },
         { "peer", required_argument, 0, O_PEER },
+        { "rebuild-every", required_argument, 0, O_EVERY },
         { "mask-host-bits", no_argument, 0, LPM_OPT_MASK_HOST },
         { "json", no_argument, 0, O_JSON },
         { "output", required_argument, 0, 'o' },
@@ -109,7 +147,7 @@ int lpm_cmd_update(int argc, char **argv)
         { 0, 0, 0, 0 },
     };
     const char *image = NULL, *updates = NULL, *bubbles = NULL, *outp = NULL, *peer = NULL;
-    lpm_upd_opts uo = { 1.10 };
+    lpm_upd_opts uo = { .rebalance_at = 1.10 };
     int json = 0, mask_host = 0, c;
     optind = 1;
     while ((c = lpm_cli_getopt(cmd, argc, argv, "ho:", lo)) != -1) {
@@ -126,6 +164,13 @@ int lpm_cmd_update(int argc, char **argv)
             }
             break;
         case O_PEER: peer = optarg; break;
+        case O_EVERY: {
+            uint64_t v;
+            if (lpm_cli_u64(cmd, "--rebuild-every", optarg, 0, 1ULL << 40, &v))
+                return 2;
+            uo.rebuild_every = (size_t)v;
+            break;
+        }
         case LPM_OPT_MASK_HOST: mask_host = 1; break;
         case O_JSON: json = 1; break;
         case 'o': outp = optarg; break;
@@ -167,6 +212,7 @@ int lpm_cmd_update(int argc, char **argv)
         lpm_cli_error(cmd, "%s", err.msg);
         goto out;
     }
+    uo.bubbles_only = bubbles != NULL;
     if ((rc = lpm_upd_new(&u, img, &uo, &err))) {
         lpm_cli_error(cmd, "%s", err.msg);
         goto out;
@@ -174,23 +220,33 @@ int lpm_cmd_update(int argc, char **argv)
     if (bubbles) {
         if (!(bf = lpm_cli_open_out(cmd, bubbles, &rc)))
             goto out;
-        fprintf(bf, "# lpmpipe bubbles v1: IPv%d %s, %u stages, word %u bits, DIT entry %u bits\n", img->family,
-                img->ring ? "ring" : "linear", img->stages, img->word_bits, img->dit_bits);
+        fprintf(bf, "# lpmpipe bubbles v2: IPv%d %s, %u stages, word %u bits, DIT entry %u bits, %u cop%s\n",
+                img->family, img->ring ? "ring" : "linear", img->stages, img->word_bits, img->dit_bits, img->copies,
+                img->copies == 1 ? "y" : "ies");
         /* What the readers check against the image they are given. */
-        fprintf(bf, "H bubbles=1 family=%d arch=%s stages=%u x=%u word_bits=%u dit_bits=%u image_crc=%08x\n",
+        fprintf(bf, "H bubbles=2 family=%d arch=%s stages=%u x=%u word_bits=%u dit_bits=%u copies=%u image_crc=%08x\n",
                 img->family, img->ring ? "ring" : "linear", img->stages, img->x, img->word_bits, img->dit_bits,
-                (unsigned)lpm_image_file_crc(img));
+                img->copies, (unsigned)lpm_image_file_crc(img));
     }
-    double secs = 0;
+    run_info ri = { 0 };
     size_t bubble_no = 0;
     for (size_t i = 0; i < n && !rc; i++) {
         const char *tok = up[i].op == 'a' ? lpm_nhtab_name(&fib.nh, up[i].nh) : NULL;
         int rebuilt;
         double t0 = now();
         rc = lpm_upd_apply(u, up[i].op, &up[i].pfx, tok, &rebuilt, &err);
-        secs += now() - t0;
+        ri.secs += now() - t0;
         if (rc) {
             lpm_cli_error(cmd, "%s: update %zu: %s", updates, i + 1, err.msg);
+            ri.stopped_at = i + 1;
+            break;
+        }
+        if (rebuilt && bf && img->copies == 1) {
+            lpm_cli_error(cmd, "%s: update %zu needs a rebuild (%s) and %s has no shadow copy to send it into as "
+                               "bubbles: map with --shadow (or more --headroom); the bubble file stops before it",
+                          updates, i + 1, lpm_rebuild_reason_name(lpm_upd_last_reason(u)), image);
+            ri.stopped_at = i + 1;
+            rc = 1;
             break;
         }
         if (bf) {
@@ -201,9 +257,11 @@ int lpm_cmd_update(int argc, char **argv)
             size_t nw, nb;
             lpm_upd_last(u, &w, &nw, &b, &nb);
             fprintf(bf, "U %zu %c %s %s writes=%zu bubbles=%zu\n", i + 1, up[i].op, pb, tok ? tok : "-", nw, nb);
-            if (rebuilt)
-                fprintf(bf, "R %zu %s\n", i + 1, lpm_rebuild_reason_name(lpm_upd_last_reason(u)));
             const lpm_image *ci = lpm_upd_image(u);
+            if (rebuilt)
+                fprintf(bf, "R %zu %s copy=%u writes=%zu bubbles=%zu copy_crc=%08x\n", i + 1,
+                        lpm_rebuild_reason_name(lpm_upd_last_reason(u)), lpm_image_active(ci), nw, nb,
+                        (unsigned)lpm_image_copy_crc(ci, lpm_image_active(ci)));
             unsigned wb = lpm_image_word_bits(ci) > lpm_image_dit_bits(ci) ? lpm_image_word_bits(ci)
                                                                              : lpm_image_dit_bits(ci);
             bubble_lines(bf, w, b, nb, &bubble_no, (wb + 3) / 4);
@@ -213,6 +271,18 @@ int lpm_cmd_update(int argc, char **argv)
         int r2 = lpm_cli_close_out(cmd, bf, bubbles);
         bf = NULL;
         rc = rc ? rc : r2;
+    }
+    lpm_map_report mr;
+    memset(&mr, 0, sizeof mr);
+    lpm_map_report_image(lpm_upd_image(u), &mr);
+    ri.copies = mr.copies;
+    ri.memory_bits = mr.memory_bits;
+    ri.shadow_bits = mr.shadow_bits;
+    if (ri.stopped_at) {
+        /* what was compiled up to the update that stopped it, then exit 1 */
+        if (!outp || strcmp(outp, "-"))
+            report(bubbles && !strcmp(bubbles, "-") ? stderr : stdout, lpm_upd_get_stats(u), lpm_upd_image(u), &ri, json);
+        goto out;
     }
     if (rc)
         goto out;
@@ -224,7 +294,7 @@ int lpm_cmd_update(int argc, char **argv)
     }
     /* The report goes where the image and the bubbles do not. */
     if (!outp || strcmp(outp, "-"))
-        report(bubbles && !strcmp(bubbles, "-") ? stderr : stdout, lpm_upd_get_stats(u), lpm_upd_image(u), secs, json);
+        report(bubbles && !strcmp(bubbles, "-") ? stderr : stdout, lpm_upd_get_stats(u), lpm_upd_image(u), &ri, json);
     if (fflush(stdout))
         rc = 1;
 out:

@@ -4,12 +4,13 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 lpm_image *lpm_image_alloc(int family, int ring, unsigned stages, unsigned x,
                            const lpm_word_fmt *fmt, const uint8_t *stride,
-                           const uint32_t *depth)
+                           const uint32_t *depth, unsigned copies)
 {
-    if (stages < 1 || stages > LPM_IMAGE_MAX_STAGES || x > LPM_IMAGE_MAX_X)
+    if (stages < 1 || stages > LPM_IMAGE_MAX_STAGES || x > LPM_IMAGE_MAX_X || copies < 1 || copies > 2)
         return NULL;
     lpm_image *img = calloc(1, sizeof *img);
     if (!img)
@@ -21,13 +22,15 @@ lpm_image *lpm_image_alloc(int family, int ring, unsigned stages, unsigned x,
     img->key_bits = lpm_family_bits(family);
     lpm_image_set_fmt(img, fmt);
     lpm_nhtab_init(&img->nh);
-    img->dit = calloc((size_t)1 << x, sizeof *img->dit);
+    img->copies = copies;
+    img->version = LPM_IMAGE_VERSION;
+    img->dit = calloc((size_t)copies << x, sizeof *img->dit);
     if (!img->dit)
         goto fail;
     for (unsigned s = 0; s < stages; s++) {
         img->stride[s] = stride[s];
         img->depth[s] = depth[s] ? depth[s] : 1;
-        img->mem[s] = calloc(img->depth[s], sizeof **img->mem);
+        img->mem[s] = calloc((size_t)copies * img->depth[s], sizeof **img->mem);
         if (!img->mem[s])
             goto fail;
     }
@@ -62,17 +65,18 @@ void lpm_image_free(lpm_image *img)
 lpm_image *lpm_image_clone(const lpm_image *img)
 {
     lpm_image *c = lpm_image_alloc(img->family, img->ring, img->stages, img->x, &img->fmt,
-                                   img->stride, img->depth);
+                                   img->stride, img->depth, img->copies);
     if (!c)
         return NULL;
     c->map_kind = img->map_kind;
     c->stride_k = img->stride_k;
     c->headroom_pct = img->headroom_pct;
     c->split = img->split;
+    c->active = img->active;
     memcpy(c->used, img->used, sizeof c->used);
-    memcpy(c->dit, img->dit, ((size_t)1 << img->x) * sizeof *c->dit);
+    memcpy(c->dit, img->dit, ((size_t)img->copies << img->x) * sizeof *c->dit);
     for (unsigned s = 0; s < img->stages; s++)
-        memcpy(c->mem[s], img->mem[s], img->depth[s] * sizeof **c->mem);
+        memcpy(c->mem[s], img->mem[s], (size_t)img->copies * img->depth[s] * sizeof **c->mem);
     for (size_t i = 0; i < img->nh.n; i++) {
         const char *t = img->nh.name[i];
         if (lpm_nhtab_intern(&c->nh, t, strlen(t)) != i)
@@ -110,6 +114,9 @@ uint32_t lpm_image_stage_depth(const lpm_image *img, unsigned stage)
     return stage < img->stages ? img->depth[stage] : 0;
 }
 
+unsigned lpm_image_copies(const lpm_image *img) { return img->copies; }
+unsigned lpm_image_active(const lpm_image *img) { return img->active; }
+
 uint32_t lpm_image_stage_used(const lpm_image *img, unsigned stage)
 {
     return stage < img->stages ? img->used[stage] : 0;
@@ -122,28 +129,63 @@ unsigned lpm_image_stage_stride(const lpm_image *img, unsigned stage)
 
 uint64_t lpm_image_word(const lpm_image *img, unsigned stage, uint32_t addr)
 {
-    if (stage >= img->stages || addr >= img->depth[stage])
+    if (stage >= img->stages || addr >= (uint64_t)img->copies * img->depth[stage])
         return 0;
     return img->mem[stage][addr];
 }
 
 uint64_t lpm_image_dit_entry(const lpm_image *img, uint32_t index)
 {
-    return index < (1ULL << img->x) ? img->dit[index] : 0;
+    return index < ((uint64_t)img->copies << img->x) ? img->dit[index] : 0;
 }
 
 void lpm_image_write(lpm_image *img, unsigned stage, uint32_t addr, uint64_t word)
 {
     if (stage == LPM_IMAGE_DIT) {
-        if (addr < (1ULL << img->x))
+        if (addr < ((uint64_t)img->copies << img->x))
             img->dit[addr] = word;
         return;
     }
-    if (stage >= img->stages || addr >= img->depth[stage])
+    if (stage >= img->stages || addr >= (uint64_t)img->copies * img->depth[stage])
         return;
     img->mem[stage][addr] = word;
-    if (addr >= img->used[stage] && word)
-        img->used[stage] = addr + 1;
+    uint32_t base = lpm_copy_base(img, stage, img->active);
+    if (word && addr >= base && addr - base < img->depth[stage] && addr - base >= img->used[stage])
+        img->used[stage] = addr - base + 1;
+}
+
+void lpm_image_swap(lpm_image *img, unsigned copy)
+{
+    if (copy >= img->copies)
+        return;
+    img->active = copy;
+    for (unsigned s = 0; s < img->stages; s++) {
+        const uint64_t *m = img->mem[s] + lpm_copy_base(img, s, copy);
+        uint32_t u = img->depth[s], blk = 1u << img->stride[s];
+        while (u && !m[u - 1])
+            u--;
+        img->used[s] = (u + blk - 1) / blk * blk;
+        if (img->used[s] > img->depth[s])
+            img->used[s] = img->depth[s];
+    }
+}
+
+uint32_t lpm_image_copy_crc(const lpm_image *img, unsigned copy)
+{
+    uLong crc = crc32(0L, Z_NULL, 0);
+    unsigned char b[8 * 512];
+    for (unsigned s = 0; s <= img->stages && copy < img->copies; s++) {
+        const uint64_t *m = s < img->stages ? img->mem[s] + lpm_copy_base(img, s, copy) : img->dit + lpm_dit_base(img, copy);
+        size_t n = s < img->stages ? img->depth[s] : (size_t)1 << img->x;
+        for (size_t i = 0; i < n;) {
+            size_t k = 0;
+            for (; k < 512 && i < n; k++, i++)
+                for (unsigned j = 0; j < 8; j++)
+                    b[8 * k + j] = (unsigned char)(m[i] >> (8 * j));
+            crc = crc32(crc, b, (uInt)(8 * k));
+        }
+    }
+    return (uint32_t)crc;
 }
 
 static inline uint64_t field(uint64_t w, unsigned pos, unsigned n)
@@ -270,7 +312,8 @@ void lpm_image_dispatch(const lpm_image *img, const lpm_addr *key, lpm_visit *v)
     v->key = lpm_addr_mask(key, img->key_bits);
     v->best_nh = LPM_NH_NONE;
     lpm_node_word e;
-    lpm_image_dit_decode(img, img->dit[lpm_addr_bits(&v->key, 0, img->x)], &e);
+    v->copy = img->active;
+    lpm_image_dit_decode(img, img->dit[lpm_dit_base(img, img->active) + lpm_addr_bits(&v->key, 0, img->x)], &e);
     if (e.valid)
         v->best_nh = e.nh;
     if (!e.child) {
@@ -282,6 +325,8 @@ void lpm_image_dispatch(const lpm_image *img, const lpm_addr *key, lpm_visit *v)
     v->stage = e.stage;
     v->addr = e.addr | (uint32_t)lpm_addr_bits(&v->key, img->x, k);
     v->bitpos = img->x + k;
+    if (e.stage < img->stages)
+        __builtin_prefetch(&img->mem[e.stage][v->addr]);
 }
 
 void lpm_image_visit(const lpm_image *img, lpm_visit *v)
@@ -302,6 +347,10 @@ void lpm_image_visit(const lpm_image *img, lpm_visit *v)
     v->stage = t;
     v->addr = w.addr | (uint32_t)lpm_addr_bits(&v->key, v->bitpos, k);
     v->bitpos += k;
+    /* the next read is at least a hop away: start the miss now (the
+     * simulator is memory bound, issue 11) */
+    if (t < img->stages)
+        __builtin_prefetch(&img->mem[t][v->addr]);
 }
 
 uint32_t lpm_image_lookup(const lpm_image *img, const lpm_addr *key)
@@ -315,23 +364,29 @@ uint32_t lpm_image_lookup(const lpm_image *img, const lpm_addr *key)
 
 /* ---- validation: every rule of docs/image-format.md section 3 ---- */
 
-const char *lpm_image_depth_check(uint64_t depth, unsigned stride, unsigned addr_bits)
+const char *lpm_image_depth_check(uint64_t depth, unsigned stride, unsigned addr_bits, unsigned copies)
 {
     if (depth < 1 || depth > (1ULL << LPM_IMAGE_MAX_ADDR_BITS))
         return "is not in 1..2^28";
     if (depth & ((1ULL << stride) - 1))
         return "is not a multiple of the stage's block size";
-    if ((depth >> stride) > (1ULL << addr_bits))
-        return "has more blocks than the block index field can name";
+    if (((uint64_t)copies * depth >> stride) > (1ULL << addr_bits))
+        return copies > 1 ? "has more blocks (both copies) than the block index field can name"
+                          : "has more blocks than the block index field can name";
     return NULL;
 }
 
-static int block_ok(const lpm_image *img, unsigned t, uint32_t addr)
+/* A child block of copy c: inside its used words (the active copy) or
+ * inside its depth (the other copy, which no lookup walks). */
+static int block_ok(const lpm_image *img, unsigned t, uint32_t addr, unsigned c)
 {
-    return t < img->stages && (uint64_t)addr + (1ULL << img->stride[t]) <= img->used[t];
+    if (t >= img->stages)
+        return 0;
+    uint64_t base = lpm_copy_base(img, t, c), lim = c == img->active ? img->used[t] : img->depth[t];
+    return addr >= base && addr - base + (1ULL << img->stride[t]) <= lim;
 }
 
-int lpm_image_validate(const lpm_image *img, lpm_err *err)
+static int validate_header(const lpm_image *img, lpm_err *err)
 {
     const lpm_word_fmt *f = &img->fmt;
     if (img->family != LPM_AF_INET && img->family != LPM_AF_INET6)
@@ -342,6 +397,9 @@ int lpm_image_validate(const lpm_image *img, lpm_err *err)
         return lpm_err_set(err, LPM_EINPUT, "stage count %u is not in 1..%d", img->stages, LPM_IMAGE_MAX_STAGES);
     if (img->x > LPM_IMAGE_MAX_X || img->x > img->key_bits)
         return lpm_err_set(err, LPM_EINPUT, "initial stride %u is not in 0..%d", img->x, LPM_IMAGE_MAX_X);
+    if (img->copies < 1 || img->copies > 2 || img->active >= img->copies)
+        return lpm_err_set(err, LPM_EINPUT, "copies %u / active copy %u: copies must be 1 or 2, active below it",
+                           img->copies, img->active);
     if (f->nh_bits < 1 || f->nh_bits > LPM_IMAGE_MAX_NH_BITS || f->addr_bits < 1 ||
         f->addr_bits > LPM_IMAGE_MAX_ADDR_BITS || f->stage_bits > 8)
         return lpm_err_set(err, LPM_EINPUT, "field widths nh %u, addr %u, stage %u out of range",
@@ -351,56 +409,75 @@ int lpm_image_validate(const lpm_image *img, lpm_err *err)
     for (unsigned s = 0; s < img->stages; s++) {
         if (img->stride[s] < 1 || img->stride[s] > LPM_IMAGE_MAX_STRIDE)
             return lpm_err_set(err, LPM_EINPUT, "stage %u: stride %u is not in 1..%d", s, img->stride[s], LPM_IMAGE_MAX_STRIDE);
-        const char *why = lpm_image_depth_check(img->depth[s], img->stride[s], f->addr_bits);
+        const char *why = lpm_image_depth_check(img->depth[s], img->stride[s], f->addr_bits, img->copies);
         if (why)
             return lpm_err_set(err, LPM_EINPUT, "stage %u: depth %u %s", s, img->depth[s], why);
         if (img->used[s] > img->depth[s])
             return lpm_err_set(err, LPM_EINPUT, "stage %u: used %u exceeds depth %u", s, img->used[s], img->depth[s]);
     }
+    return LPM_OK;
+}
+
+/* Copy c's DIT entries and stage words. */
+static int validate_copy(const lpm_image *img, unsigned c, lpm_err *err)
+{
+    const lpm_word_fmt *f = &img->fmt;
+    const char *cn = img->copies == 1 ? "" : c ? " (copy 1)" : " (copy 0)";
     uint64_t wmask = img->word_bits >= 64 ? ~0ULL : (1ULL << img->word_bits) - 1;
     uint64_t dmask = img->dit_bits >= 64 ? ~0ULL : (1ULL << img->dit_bits) - 1;
     lpm_node_word w;
     lpm_word_layout ld, ln;
     lpm_word_layout_of(f, 1, &ld);
     lpm_word_layout_of(f, 0, &ln);
-    for (uint64_t i = 0; i < (1ULL << img->x); i++) {
+    for (uint64_t i = lpm_dit_base(img, c); i < lpm_dit_base(img, c) + (1ULL << img->x); i++) {
         uint64_t e = img->dit[i];
         unpack(&ld, e, &w);
         if ((e & ~dmask) || pack(&ld, 1, &w) != e)
-            return lpm_err_set(err, LPM_EINPUT, "direct index entry %llu: reserved or disabled bits set", (unsigned long long)i);
+            return lpm_err_set(err, LPM_EINPUT, "direct index entry %llu%s: reserved or disabled bits set", (unsigned long long)i, cn);
         if (w.valid && w.nh >= img->nh.n)
-            return lpm_err_set(err, LPM_EINPUT, "direct index entry %llu: next hop %u out of range (%zu next hops)",
-                               (unsigned long long)i, w.nh, img->nh.n);
+            return lpm_err_set(err, LPM_EINPUT, "direct index entry %llu%s: next hop %u out of range (%zu next hops)",
+                               (unsigned long long)i, cn, w.nh, img->nh.n);
         lpm_image_dit_decode(img, e, &w);
-        if (w.child && !block_ok(img, w.stage, w.addr))
-            return lpm_err_set(err, LPM_EINPUT, "direct index entry %llu: child block stage %u address %u out of range",
-                               (unsigned long long)i, w.stage, w.addr);
+        if (w.child && !block_ok(img, w.stage, w.addr, c))
+            return lpm_err_set(err, LPM_EINPUT, "direct index entry %llu%s: child block stage %u address %u out of range",
+                               (unsigned long long)i, cn, w.stage, w.addr);
     }
     for (unsigned s = 0; s < img->stages; s++) {
-        for (uint32_t a = 0; a < img->depth[s]; a++) {
+        uint32_t base = lpm_copy_base(img, s, c);
+        for (uint32_t a = base; a < base + img->depth[s]; a++) {
             uint64_t x = img->mem[s][a];
             if (!x)
                 continue;
-            if (a >= img->used[s])
-                return lpm_err_set(err, LPM_EINPUT, "stage %u word %u: nonzero word in head room (used %u)", s, a, img->used[s]);
+            if (c == img->active && a - base >= img->used[s])
+                return lpm_err_set(err, LPM_EINPUT, "stage %u word %u%s: nonzero word in head room (used %u)", s, a, cn, img->used[s]);
             unpack(&ln, x, &w);
             if ((x & ~wmask) || pack(&ln, 0, &w) != x)
-                return lpm_err_set(err, LPM_EINPUT, "stage %u word %u: reserved or disabled bits set", s, a);
+                return lpm_err_set(err, LPM_EINPUT, "stage %u word %u%s: reserved or disabled bits set", s, a, cn);
             lpm_image_word_decode(img, s, x, &w);
             if (w.valid && w.nh >= img->nh.n)
-                return lpm_err_set(err, LPM_EINPUT, "stage %u word %u: next hop %u out of range (%zu next hops)",
-                                   s, a, w.nh, img->nh.n);
+                return lpm_err_set(err, LPM_EINPUT, "stage %u word %u%s: next hop %u out of range (%zu next hops)",
+                                   s, a, cn, w.nh, img->nh.n);
             if (!w.child)
                 continue;
             unsigned t = lpm_image_child_stage(img, s, &w);
             if (t >= img->stages || (!img->ring && t <= s))
-                return lpm_err_set(err, LPM_EINPUT, "stage %u word %u: child stage %u is out of range for a %s pipeline of %u stages",
-                                   s, a, t, img->ring ? "ring" : "linear", img->stages);
-            if (!block_ok(img, t, w.addr))
-                return lpm_err_set(err, LPM_EINPUT, "stage %u word %u: child block at stage %u address %u is out of range (used %u)",
-                                   s, a, t, w.addr, img->used[t]);
+                return lpm_err_set(err, LPM_EINPUT, "stage %u word %u%s: child stage %u is out of range for a %s pipeline of %u stages",
+                                   s, a, cn, t, img->ring ? "ring" : "linear", img->stages);
+            if (!block_ok(img, t, w.addr, c))
+                return lpm_err_set(err, LPM_EINPUT, "stage %u word %u%s: child block at stage %u address %u is out of range (used %u)",
+                                   s, a, cn, t, w.addr, img->used[t]);
         }
     }
+    return LPM_OK;
+}
+
+int lpm_image_validate(const lpm_image *img, lpm_err *err)
+{
+    int rc = validate_header(img, err);
+    for (unsigned c = 0; !rc && c < img->copies; c++)
+        rc = validate_copy(img, c, err);
+    if (rc)
+        return rc;
     for (size_t i = 0; i < img->nroutes; i++) {
         const lpm_route *r = &img->routes[i];
         lpm_addr m = lpm_addr_mask(&r->pfx.addr, r->pfx.len);

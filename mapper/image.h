@@ -21,7 +21,7 @@
 #include "../core/nhtab.h"
 #include "../core/prefix.h"
 
-#define LPM_IMAGE_VERSION 2 /* 2: child pointers are block indexes (docs/image-format.md) */
+#define LPM_IMAGE_VERSION 3 /* 2: child pointers are block indexes; 3: + shadow copies (docs/image-format.md) */
 #define LPM_IMAGE_MAX_STAGES 255
 #define LPM_IMAGE_MAX_X 24        /* initial stride */
 #define LPM_IMAGE_MAX_STRIDE 8    /* per-stage stride */
@@ -57,10 +57,21 @@ int lpm_image_family(const lpm_image *img);
 int lpm_image_is_ring(const lpm_image *img); /* 0: linear */
 unsigned lpm_image_stages(const lpm_image *img);
 unsigned lpm_image_word_bits(const lpm_image *img);
+/* Words per copy; the stage memory holds copies x depth words (copy c at
+ * [c*depth, (c+1)*depth)), and words hold absolute addresses. */
 uint32_t lpm_image_stage_depth(const lpm_image *img, unsigned stage);
+unsigned lpm_image_copies(const lpm_image *img);  /* 1, or 2 with a shadow copy */
+unsigned lpm_image_active(const lpm_image *img);  /* the copy the DIT select names */
 uint64_t lpm_image_word(const lpm_image *img, unsigned stage, uint32_t addr);
-/* A bubble's write; stage LPM_IMAGE_DIT writes the direct index table. */
+/* A bubble's write; stage LPM_IMAGE_DIT writes the direct index table
+ * (entries copies x 2^x, absolute index). */
 void lpm_image_write(lpm_image *img, unsigned stage, uint32_t addr, uint64_t word);
+/* The swap bubble: lookups from now on read copy `copy` (its used words
+ * are taken from its contents, rounded up to whole blocks). */
+void lpm_image_swap(lpm_image *img, unsigned copy);
+/* CRC-32 (zlib) of copy c: its stage words (stage 0..N-1, depth words
+ * each) then its DIT entries, each as 8 little-endian bytes. */
+uint32_t lpm_image_copy_crc(const lpm_image *img, unsigned copy);
 const lpm_nhtab *lpm_image_nhtab(const lpm_image *img);
 
 unsigned lpm_image_key_bits(const lpm_image *img);      /* 32 or 128 */
@@ -126,6 +137,7 @@ typedef struct lpm_visit {
     unsigned visits;    /* stage reads made so far */
     unsigned loops;     /* times the walk wrapped past stage N-1 to 0 */
     int done;           /* 1: best_nh is the answer */
+    unsigned copy;      /* the copy it walks (the DIT select at its DIT read) */
 } lpm_visit;
 
 /* Direct index table: sets entry stage/addr or answers outright (done). */

@@ -79,7 +79,8 @@ int lpm_image_save(const lpm_image *img, const char *path, lpm_err *err)
     };
     put(&b, h, sizeof h);
     put_le(&b, img->nh.n, 4);
-    put_le(&b, 0, 4);
+    unsigned char cp[4] = { (unsigned char)img->copies, (unsigned char)img->active, 0, 0 };
+    put(&b, cp, 4);
     put_le(&b, img->nroutes, 8);
     put_le(&b, 0, 8);
     put_le(&b, 0, 8);
@@ -90,10 +91,10 @@ int lpm_image_save(const lpm_image *img, const char *path, lpm_err *err)
         put_le(&b, img->used[s], 4);
     }
     unsigned db = (img->dit_bits + 7) / 8, wb = (img->word_bits + 7) / 8;
-    for (uint64_t i = 0; i < (1ULL << img->x); i++)
+    for (uint64_t i = 0; i < ((uint64_t)img->copies << img->x); i++)
         put_le(&b, img->dit[i], db);
     for (unsigned s = 0; s < img->stages; s++)
-        for (uint32_t a = 0; a < img->depth[s]; a++)
+        for (uint64_t a = 0; a < (uint64_t)img->copies * img->depth[s]; a++)
             put_le(&b, img->mem[s][a], wb);
     for (size_t i = 0; i < img->nh.n; i++) {
         size_t n = strlen(img->nh.name[i]);
@@ -217,17 +218,23 @@ static int parse(lpm_image **out, const char *path, const unsigned char *p, size
                            "%s: image version 1 (child pointers as word addresses): this build reads version %d "
                            "(block indexes); map the table again with this lpmpipe",
                            path, LPM_IMAGE_VERSION);
-    if (version != LPM_IMAGE_VERSION)
-        return lpm_err_set(err, LPM_EINPUT, "%s: image version %u is not supported (this build reads %d)", path, version, LPM_IMAGE_VERSION);
+    if (version != 2 && version != LPM_IMAGE_VERSION)
+        return lpm_err_set(err, LPM_EINPUT, "%s: image version %u is not supported (this build reads 2 and %d)", path,
+                           version, LPM_IMAGE_VERSION);
     const unsigned char *h = q + 2;
     unsigned family = h[0], ring = h[1], stages = h[2], x = h[3], key_bits = h[4];
     unsigned word_bits = h[5], dit_bits = h[13 - 4];
     lpm_word_fmt f = { h[6], h[7], h[8] };
     uint32_t nh_count = (uint32_t)get_le(q + 16, 4);
     uint64_t nroutes = get_le(q + 24, 8);
-    for (unsigned i = 20; i < 24; i++)
+    /* Version 2 has no shadow copy: bytes 28-31 are reserved (zero) there. */
+    unsigned copies = version == 2 ? 1 : q[20], active = version == 2 ? 0 : q[21];
+    for (unsigned i = version == 2 ? 20 : 22; i < 24; i++)
         if (q[i])
             return lpm_err_set(err, LPM_EINPUT, "%s: reserved header bytes are not zero", path);
+    if (copies < 1 || copies > 2 || active >= copies)
+        return lpm_err_set(err, LPM_EINPUT, "%s: copies %u, active copy %u (copies is 1 or 2, active below it)", path,
+                           copies, active);
     for (unsigned i = 32; i < 56; i++)
         if (q[i])
             return lpm_err_set(err, LPM_EINPUT, "%s: reserved header bytes are not zero", path);
@@ -259,7 +266,7 @@ static int parse(lpm_image **out, const char *path, const unsigned char *p, size
         used[s] = (uint32_t)get_le(q + 8, 4);
         if (stride[s] < 1 || stride[s] > LPM_IMAGE_MAX_STRIDE)
             return lpm_err_set(err, LPM_EINPUT, "%s: stage %u: stride %u is not in 1..%d", path, s, stride[s], LPM_IMAGE_MAX_STRIDE);
-        const char *why = lpm_image_depth_check(depth[s], stride[s], f.addr_bits);
+        const char *why = lpm_image_depth_check(depth[s], stride[s], f.addr_bits, copies);
         if (why)
             return lpm_err_set(err, LPM_EINPUT, "%s: stage %u: depth %u %s", path, s, depth[s], why);
         if (used[s] > depth[s])
@@ -267,12 +274,12 @@ static int parse(lpm_image **out, const char *path, const unsigned char *p, size
     }
     /* Sizes before allocating, so that a lying header cannot ask for much. */
     unsigned wb = (word_bits + 7) / 8, db = (dit_bits + 7) / 8;
-    uint64_t need = ((uint64_t)db << x);
+    uint64_t need = ((uint64_t)db * copies << x);
     for (unsigned s = 0; s < stages; s++)
-        need += (uint64_t)wb * depth[s];
+        need += (uint64_t)wb * copies * depth[s];
     if (need > n - c.off)
         return TRUNC("memories");
-    lpm_image *img = lpm_image_alloc((int)family, (int)ring, stages, x, &f, stride, depth);
+    lpm_image *img = lpm_image_alloc((int)family, (int)ring, stages, x, &f, stride, depth, copies);
     if (!img)
         return lpm_err_set(err, LPM_EFAIL, "%s: out of memory", path);
     if (img->word_bits != word_bits || img->dit_bits != dit_bits) {
@@ -290,14 +297,15 @@ static int parse(lpm_image **out, const char *path, const unsigned char *p, size
     img->stride_k = h[11];
     img->headroom_pct = h[12];
     img->split = h[13];
+    img->active = active;
     memcpy(img->used, used, sizeof(uint32_t) * stages);
     int rc = LPM_OK;
-    for (uint64_t i = 0; i < (1ULL << x); i++) {
+    for (uint64_t i = 0; i < ((uint64_t)copies << x); i++) {
         take(&c, db, &q);
         img->dit[i] = get_le(q, db);
     }
     for (unsigned s = 0; s < stages; s++)
-        for (uint32_t a = 0; a < depth[s]; a++) {
+        for (uint64_t a = 0; a < (uint64_t)copies * depth[s]; a++) {
             take(&c, wb, &q);
             img->mem[s][a] = get_le(q, wb);
         }
@@ -357,6 +365,7 @@ static int parse(lpm_image **out, const char *path, const unsigned char *p, size
         return rc;
     }
     img->file_crc = crc_file;
+    img->version = version;
     *out = img;
     return LPM_OK;
 }

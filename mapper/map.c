@@ -125,6 +125,8 @@ static int check_opts(const lpm_map_opts *o, unsigned key_bits, lpm_err *err)
         return lpm_err_set(err, LPM_EINPUT, "stride %u is not in 1..%d", o->stride, LPM_IMAGE_MAX_STRIDE);
     if (o->stages > LPM_IMAGE_MAX_STAGES || (ring && o->stages < 1))
         return lpm_err_set(err, LPM_EINPUT, "stage count %u is not in 1..%d", o->stages, LPM_IMAGE_MAX_STAGES);
+    if (o->copies > 2)
+        return lpm_err_set(err, LPM_EINPUT, "%u copies: an image has one, or two with a shadow copy", o->copies);
     return LPM_OK;
 }
 
@@ -151,7 +153,14 @@ int lpm_maptree_new(lpm_maptree **out, const lpm_fib *f, const lpm_map_opts *o, 
      * the blocks), or the balanced choice. */
     uint8_t sd[LPM_MT_MAX_LEVELS];
     unsigned nlev;
-    if (m->balanced) {
+    if (m->balanced && o->strides) {
+        if (o->nstrides < 1 || o->nstrides > LPM_MT_MAX_LEVELS || o->nstrides > LPM_IMAGE_MAX_STAGES)
+            rc = lpm_err_set(err, LPM_EINPUT, "%u given strides", o->nstrides);
+        nlev = o->nstrides;
+        for (unsigned i = 0; !rc && i < nlev; i++)
+            sd[i] = o->strides[i];
+        m->stages = nlev;
+    } else if (m->balanced) {
         lpm_depth_profile(f, m->prof); /* n x maxlen: only when needed */
         m->have_prof = 1;
         unsigned span = m->maxlen > o->x ? m->maxlen - o->x : 1;
@@ -231,7 +240,7 @@ int lpm_maptree_image(lpm_maptree *m, const lpm_map_opts *o, lpm_image **out, lp
                     need = t.b[i].level + 1u;
         if (need < 1)
             need = 1;
-        if (!N || kind == LPM_MAP_BALANCED)
+        if (!N || (kind == LPM_MAP_BALANCED && !o->strides))
             N = need; /* balanced: the stages its strides use (at most --stages) */
         /* split: stages beyond the trie's height are what it balances with */
         if (!o->stages && kind == LPM_MAP_LINEAR_SPLIT && N < LPM_SPLIT_LINEAR_STAGES)
@@ -261,10 +270,18 @@ int lpm_maptree_image(lpm_maptree *m, const lpm_map_opts *o, lpm_image **out, lp
         b->addr = (uint32_t)used[b->stage];
         used[b->stage] += 1ULL << b->k;
     }
-    uint64_t maxdepth = 1;
+    /* Head room: PCT % of the larger of the stage's own words and the mean
+     * over the stages. Updates add blocks to every stage of a new chain, so
+     * a small stage (the deep levels of a linear pipeline) needs about as
+     * many free blocks as a big one; a share of its own size alone ran out
+     * first there (docs/results-mapping.md, "Updates"). */
+    uint64_t total = 0;
+    for (unsigned s = 0; s < N; s++)
+        total += used[s];
+    uint64_t mean = (total + N - 1) / N, maxdepth = 1;
     for (unsigned s = 0; s < N; s++) {
         uint64_t blk = 1ULL << stride[s];
-        uint64_t room = (used[s] * o->headroom_pct + 99) / 100;
+        uint64_t room = ((used[s] > mean ? used[s] : mean) * o->headroom_pct + 99) / 100;
         if (room < 4 * blk)
             room = 4 * blk;
         room = (room + blk - 1) / blk * blk;
@@ -285,17 +302,19 @@ int lpm_maptree_image(lpm_maptree *m, const lpm_map_opts *o, lpm_image **out, lp
         rc = lpm_err_set(err, LPM_EINPUT, "%zu next hops do not fit %u-bit indexes", f->nh.n, fmt.nh_bits);
         goto out;
     }
-    /* version 2: child pointers are block indexes (depth is whole blocks) */
+    /* child pointers are block indexes (depth is whole blocks); copy c of
+     * stage s starts at block c*(depth[s] >> stride[s]) */
+    unsigned copies = o->copies == 2 ? 2 : 1;
     fmt.addr_bits = 1;
     for (unsigned s = 0; s < N; s++) {
-        unsigned b = lpm_ceil_log2(depth[s] >> stride[s]);
+        unsigned b = lpm_ceil_log2((uint64_t)copies * (depth[s] >> stride[s]));
         if (b > fmt.addr_bits)
             fmt.addr_bits = b;
     }
     (void)maxdepth;
     fmt.stage_bits = (kind == LPM_MAP_RING_ADAPT || kind == LPM_MAP_HEIGHT || kind == LPM_MAP_RING_SPLIT ||
                       kind == LPM_MAP_LINEAR_SPLIT) ? (lpm_ceil_log2(N) ? lpm_ceil_log2(N) : 1) : 0;
-    img = lpm_image_alloc(family, ring, N, o->x, &fmt, stride, depth);
+    img = lpm_image_alloc(family, ring, N, o->x, &fmt, stride, depth, copies);
     if (!img) {
         rc = lpm_err_set(err, LPM_EFAIL, "out of memory (image)");
         goto out;

@@ -21,6 +21,10 @@ typedef struct lpm_map_opts {
     unsigned headroom_pct; /* free words per stage for updates, % of used */
     unsigned split;        /* adaptive ring: split height in levels (0: N) */
     unsigned nh_bits;      /* 0: enough for the table's next hops, plus one bit */
+    unsigned copies;       /* 0 or 1: one copy; 2: a shadow copy for rebuilds (double buffering) */
+    const uint8_t *strides;/* balanced: these per-stage strides (nstrides = stages) instead of the
+                              dynamic program's, so that a rebuild keeps the hardware's */
+    unsigned nstrides;
 } lpm_map_opts;
 
 void lpm_map_opts_default(lpm_map_opts *o);
@@ -48,6 +52,9 @@ typedef struct lpm_map_report {
     uint32_t used[LPM_IMAGE_MAX_STAGES], depth[LPM_IMAGE_MAX_STAGES];
     uint8_t stride[LPM_IMAGE_MAX_STAGES];
     uint64_t words_used, words_alloc, bits_used, dit_entries, dit_bits_total;
+    unsigned copies;        /* 2: every stage memory and the DIT are doubled */
+    uint64_t memory_bits;   /* stage memories and DIT, every copy, at their word widths */
+    uint64_t shadow_bits;   /* what the shadow copy adds to a one-copy image of the same depths */
     uint32_t fullest;       /* words in the fullest stage */
     double mean;            /* mean words per stage */
     double max_over_mean;   /* fullest / mean */

@@ -27,6 +27,17 @@ void lpm_map_report_image(const lpm_image *img, lpm_map_report *r)
     r->bits_used = r->words_used * img->word_bits;
     r->dit_entries = 1ULL << img->x;
     r->dit_bits_total = r->dit_entries * img->dit_bits;
+    /* The shadow copy doubles the memories and widens every address by
+     * the one bit that tells the copies apart. */
+    uint64_t maxd = 1;
+    for (unsigned s = 0; s < img->stages; s++)
+        maxd = img->depth[s] > maxd ? img->depth[s] : maxd;
+    unsigned ab1 = lpm_ceil_log2(maxd) ? lpm_ceil_log2(maxd) : 1, wide = img->fmt.addr_bits - ab1;
+    r->copies = img->copies;
+    r->memory_bits = img->copies * (r->words_alloc * img->word_bits + r->dit_bits_total);
+    uint64_t one = r->words_alloc * (img->word_bits - (img->copies > 1 ? wide : 0)) +
+                   r->dit_entries * (img->dit_bits - (img->copies > 1 ? wide : 0));
+    r->shadow_bits = r->memory_bits - one;
     r->mean = (double)r->words_used / img->stages;
     r->max_over_mean = r->mean > 0 ? r->fullest / r->mean : 0;
 }
@@ -40,6 +51,8 @@ void lpm_map_report_json(const lpm_map_report *r, FILE *fp)
     fprintf(fp, "\"words_used\":%llu,\"words_allocated\":%llu,\"bits_used\":%llu,\"dit_bits_total\":%llu,",
             (unsigned long long)r->words_used, (unsigned long long)r->words_alloc,
             (unsigned long long)r->bits_used, (unsigned long long)r->dit_bits_total);
+    fprintf(fp, "\"copies\":%u,\"memory_bits\":%llu,\"shadow_bits\":%llu,", r->copies,
+            (unsigned long long)r->memory_bits, (unsigned long long)r->shadow_bits);
     fprintf(fp, "\"fullest_words\":%u,\"mean_words\":%.3f,\"fullest_over_mean\":%.5f,", r->fullest, r->mean,
             r->max_over_mean);
     fprintf(fp, "\"unpipelined_words\":%llu,\"unpipelined_bits\":%llu,\"overhead_words_pct\":%.4f,\"overhead_bits_pct\":%.4f,",
@@ -81,6 +94,9 @@ void lpm_map_report_table(const lpm_map_report *r, FILE *fp)
             (unsigned long long)r->words_alloc);
     fprintf(fp, "%-28s %llu entries x %u bits = %llu bits\n", "direct index table",
             (unsigned long long)r->dit_entries, r->dit_bits, (unsigned long long)r->dit_bits_total);
+    if (r->copies > 1)
+        fprintf(fp, "%-28s %u copies of the memories and the DIT: %llu bits, %llu of them for the shadow\n",
+                "shadow copy", r->copies, (unsigned long long)r->memory_bits, (unsigned long long)r->shadow_bits);
     fprintf(fp, "%-28s %u words, mean %.1f, fullest/mean %.4f\n", "fullest stage", r->fullest, r->mean,
             r->max_over_mean);
     fprintf(fp, "%-28s %llu words, %llu bits; overhead %+.3f%% words, %+.3f%% bits\n", "unpipelined trie",

@@ -96,6 +96,7 @@ void Stage::operate()
         }
         if (s + 1 == N) {
             c->bubbles++;
+            c->blive--;
             c->retire(b);
         }
         return;
@@ -160,7 +161,7 @@ DitWindow::~DitWindow()
 int DitWindow::take_one(bool bubble_ok)
 {
     const uint64_t t = c->cycle;
-    if (bubble_ok && have_pending && pending->ready <= t) {
+    if (bubble_ok && have_pending && pending->ready <= t && c->bubble_may_enter(pending)) {
         Item *b = new Item;
         b->bubble = true;
         b->id = bubble_seq++;
@@ -171,6 +172,9 @@ int DitWindow::take_one(bool bubble_ok)
         for (const lpm_sim_write &w : b->writes)
             if (w.stage == LPM_SIM_DIT)
                 lpm_image_write(c->img, LPM_SIM_DIT, w.addr, w.word);
+        if (pending->flags & LPM_SIM_B_SWAP)
+            lpm_image_swap(c->img, pending->copy);
+        c->blive++;
         win.push_back(b);
         c->live++;
         ev += " win:" + b->tok();
@@ -204,6 +208,7 @@ int DitWindow::take_one(bool bubble_ok)
     }
     x->id = next_id++;
     x->dit_cycle = t;
+    c->walking[x->v.copy & 1]++;
     win.push_back(x);
     c->live++;
     ev += " win:" + x->tok();
@@ -408,6 +413,7 @@ void ResultSide::exit_one(Item *x, unsigned lane)
     r.visits = x->v.visits;
     r.loops = x->v.loops;
     ev_exit += " exit:" + std::to_string(r.id);
+    c->walking[x->v.copy & 1]--;
     c->retire(x);
     if (c->R) {
         rob[r.id % c->R] = r;

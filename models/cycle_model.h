@@ -44,6 +44,15 @@ struct Ctx {
     lpm_model_io io{};
     uint64_t cycle = 0;
     uint64_t live = 0;        // items in the window, queues, stages, hop registers
+    uint64_t blive = 0;       // bubbles from window entry until they held stage N-1
+    uint64_t walking[2] = {}; // lookups from their DIT read to their exit, by the copy they read
+    // the copy rules of a rebuild (docs/microarchitecture.md 3.1), as sim/sim_copy.c
+    bool bubble_may_enter(const lpm_sim_bubble *b) const
+    {
+        if ((b->flags & (LPM_SIM_B_DRAIN | LPM_SIM_B_SWAP)) && blive)
+            return false;
+        return !((b->flags & LPM_SIM_B_FENCE) && walking[1 - (lpm_image_active(img) & 1)]);
+    }
     uint64_t lookups = 0, bubbles = 0;
     double load = 0;          // --load: offered requests per cycle (0: backlog)
     bool stop_at_end = true;  // sc_stop() when the run is over (false: inside a larger model)

@@ -36,7 +36,7 @@ static int write_cfg(const lpm_rtl_shape *sh, const char *dir, const char *heade
         { "RING", sh->ring }, { "L", sh->l },   { "NRL", sh->nrl }, { "T", sh->t },     { "TG", sh->tg },
         { "BQB", sh->bqb }, { "KB", sh->kb },   { "XI", sh->xi },   { "DB", sh->db },   { "AW", sh->aw },
         { "WB", sh->wb },   { "NB", sh->nb },   { "SB", sh->sb },   { "QCB", sh->qcb }, { "SLW", sh->slw },
-        { "WTW", sh->wtw }, { "BSW", sh->bsw }, { "BW", sh->bw },
+        { "WTW", sh->wtw }, { "BSW", sh->bsw }, { "BW", sh->bw },   { "CP", sh->cp },   { "BF", sh->bf },
     };
     for (size_t i = 0; i < sizeof kv / sizeof kv[0]; i++)
         fprintf(fp, "#define TB_%s %uu\n", kv[i].k, kv[i].v);
@@ -190,10 +190,10 @@ int lpm_rtl_generate(const lpm_image *img, const char *name, const lpm_rtl_opts 
     char hname[32];
     for (unsigned s = 0; s < sh.n; s++) {
         snprintf(hname, sizeof hname, "stage_%02u.hex", s);
-        if ((rc = write_hex(dir, hname, sh.wb, lpm_image_stage_depth(img, s), img, (int)s, err)))
+        if ((rc = write_hex(dir, hname, sh.wb, (uint64_t)sh.cp * lpm_image_stage_depth(img, s), img, (int)s, err)))
             return rc;
     }
-    if ((rc = write_hex(dir, "dit.hex", sh.db, 1ULL << sh.x, img, -1, err)))
+    if ((rc = write_hex(dir, "dit.hex", sh.db, (uint64_t)sh.cp << sh.x, img, -1, err)))
         return rc;
     FILE *fp;
     if ((rc = lpm_rtl_open(&fp, dir, "nexthops.txt", NULL, NULL, err)))

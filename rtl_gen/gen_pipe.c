@@ -123,6 +123,79 @@ static void emit_stage_inst(FILE *fp, const lpm_rtl_shape *sh, unsigned s)
         fprintf(fp, "    assign dbg_pop[%u:%u] = %u'd0;\n", s * sh->p + sh->p - 1, s * sh->p, sh->p);
 }
 
+/* The shadow copy (docs/microarchitecture.md, "Rebuilds and the swap"):
+ * the DIT select `active`, set by a swap bubble as it is accepted; the
+ * bubbles in flight (up at acceptance, down as one holds the last stage),
+ * which a drain or swap bubble waits to be none; the lookups in flight by
+ * the copy they read (up at acceptance, down at exit into a result lane),
+ * which a fence bubble waits to be none for the inactive copy. Counts are
+ * registers: the exits and departures of a cycle count from the next, as
+ * in the simulator, where they come after the window's refill. */
+static void emit_copy(FILE *fp, const lpm_rtl_shape *sh)
+{
+    if (sh->cp < 2) {
+        fprintf(fp, "    assign bub_ok = 1'b1;\n");
+        return;
+    }
+    unsigned ls = (sh->n - 1) * sh->p * sh->slw;
+    fprintf(fp,
+            "    reg active;\n"
+            "    reg [T:0] walk0, walk1, in0, in1, out0, out1;\n"
+            "    reg [BQB:0] blive;\n"
+            "    reg tcopy [0:%u];\n"
+            "    wire [3:0] bfl = bub_data[BF +: 4]; // fence, drain, swap, the swap's copy\n"
+            "    assign bub_ok = !((bfl[1] | (bfl[2] & %s)) && blive != {(BQB+1){1'b0}}) &&\n"
+            "                    !(bfl[0] && (active ? walk0 : walk1) != {(T+1){1'b0}});\n"
+            "    wire btake = bub_valid & bub_ready;\n"
+            "    wire bleave = dbg_slot[%u] & dbg_slot[%u];\n"
+            "    reg [W-1:0] cacc;\n"
+            "    reg call;\n"
+            "    integer ck;\n"
+            "    always @* begin\n"
+            "        call = 1'b1;\n"
+            "        in0 = {(T+1){1'b0}};\n"
+            "        in1 = {(T+1){1'b0}};\n"
+            "        out0 = {(T+1){1'b0}};\n"
+            "        out1 = {(T+1){1'b0}};\n"
+            "        for (ck = 0; ck < W; ck = ck + 1) begin\n"
+            "            call = call & req_valid[ck] & req_ready[ck];\n"
+            "            cacc[ck] = call;\n"
+            "            if (call) begin\n"
+            "                if (active)\n"
+            "                    in1 = in1 + 1'b1;\n"
+            "                else\n"
+            "                    in0 = in0 + 1'b1;\n"
+            "            end\n"
+            "        end\n"
+            "        for (ck = 0; ck < L; ck = ck + 1)\n"
+            "            if (rl_push[ck]) begin\n"
+            "                if (tcopy[rl_din[ck*RDW +: T]])\n"
+            "                    out1 = out1 + 1'b1;\n"
+            "                else\n"
+            "                    out0 = out0 + 1'b1;\n"
+            "            end\n"
+            "    end\n"
+            "    always @(posedge clk) begin\n"
+            "        for (ck = 0; ck < W; ck = ck + 1)\n"
+            "            if (cacc[ck])\n"
+            "                tcopy[req_tag[ck*T +: T]] <= active;\n"
+            "        if (rst) begin\n"
+            "            active <= 1'b%u;\n"
+            "            walk0 <= {(T+1){1'b0}};\n"
+            "            walk1 <= {(T+1){1'b0}};\n"
+            "            blive <= {(BQB+1){1'b0}};\n"
+            "        end else begin\n"
+            "            walk0 <= walk0 + in0 - out0;\n"
+            "            walk1 <= walk1 + in1 - out1;\n"
+            "            blive <= blive + {{BQB{1'b0}}, btake} - {{BQB{1'b0}}, bleave};\n"
+            "            if (btake & bfl[2])\n"
+            "                active <= bfl[3];\n"
+            "        end\n"
+            "    end\n",
+            (1u << sh->t) - 1, sh->mutate == LPM_RTL_MUT_SWAP_EARLY ? "1'b0 /* planted fault: swap-early */" : "1'b1",
+            ls, ls + 1, sh->act & 1);
+}
+
 static void emit_pipe(FILE *fp, const lpm_rtl_shape *sh)
 {
     unsigned w = sh->w, pw = sh->p * sh->iw;
@@ -130,7 +203,7 @@ static void emit_pipe(FILE *fp, const lpm_rtl_shape *sh)
     emit_pipe_ports(fp, sh, 1, "lpm_pipe");
     fprintf(fp,
             "`include \"lpm_item.vh\"\n"
-            "    wire dit_we, bt_we;\n"
+            "    wire dit_we, bt_we, bub_ok;\n"
             "    wire [XI-1:0] dit_widx;\n"
             "    wire [DB-1:0] dit_wdata;\n"
             "    wire [BQB-1:0] bt_idx;\n"
@@ -159,7 +232,7 @@ static void emit_pipe(FILE *fp, const lpm_rtl_shape *sh)
             pw, pw);
     fprintf(fp,
             "    lpm_ctl ctl (.clk(clk), .rst(rst), .req_valid(req_valid), .req_ready(req_ready), .req_tag(req_tag),\n"
-            "        .req_rest(req_rest), .bub_valid(bub_valid), .bub_ready(bub_ready), .bub_data(bub_data),\n"
+            "        .req_rest(req_rest), .bub_valid(bub_valid), .bub_ok(bub_ok), .bub_ready(bub_ready), .bub_data(bub_data),\n"
             "        .dit_we(dit_we), .dit_widx(dit_widx), .dit_wdata(dit_wdata), .bt_we(bt_we), .bt_idx(bt_idx),\n"
             "        .ent_key(ent_key), .ent_tag(ent_tag), .ent_item(ent_item), .qroom(qroom), .qpush_item(qpush_item),\n"
             "        .qpush_n(qpush_n), .drl_room(drl_room), .dex_v(dex_v), .dex_d(dex_d), .busy(ctl_busy),\n"
@@ -167,7 +240,12 @@ static void emit_pipe(FILE *fp, const lpm_rtl_shape *sh)
             "    wire [W*XI-1:0] dit_idx;\n"
             "    lpm_dit dit (.clk(clk), .idx(dit_idx), .we(dit_we), .widx(dit_widx), .wdata(dit_wdata), .rdata(dit_rdata));\n");
     for (unsigned k = 0; k < w; k++) {
-        if (sh->x)
+        if (sh->cp > 1 && sh->x) /* {the active copy, the key's first x bits} */
+            fprintf(fp, "    assign dit_idx[%u:%u] = {active, req_key[%u:%u]};\n", k * sh->xi + sh->xi - 1, k * sh->xi,
+                    k * sh->kb + sh->kb - 1, k * sh->kb + sh->kb - sh->x);
+        else if (sh->cp > 1)
+            fprintf(fp, "    assign dit_idx[%u] = active;\n", k);
+        else if (sh->x)
             fprintf(fp, "    assign dit_idx[%u:%u] = req_key[%u:%u];\n", k * sh->xi + sh->xi - 1, k * sh->xi,
                     k * sh->kb + sh->kb - 1, k * sh->kb + sh->kb - sh->x);
         else
@@ -195,6 +273,7 @@ static void emit_pipe(FILE *fp, const lpm_rtl_shape *sh)
     for (unsigned s = 0; s < sh->n; s++)
         emit_stage_inst(fp, sh, s);
     emit_rlanes(fp, sh);
+    emit_copy(fp, sh);
     fprintf(fp, "    assign busy = ctl_busy | (|st_busy) | (|res_valid) | (|qnz);\nendmodule\n");
 }
 

@@ -18,7 +18,7 @@ static unsigned at_least1(unsigned v)
     return v ? v : 1;
 }
 
-static const char *const mut_names[LPM_RTL_MUT_COUNT] = { "none", "queue-order", "queue-capacity", "bubble-address" };
+static const char *const mut_names[LPM_RTL_MUT_COUNT] = { "none", "queue-order", "queue-capacity", "bubble-address", "swap-early" };
 
 const char *lpm_rtl_mutation_name(int m)
 {
@@ -57,6 +57,8 @@ static int check_opts(const lpm_image *img, const lpm_rtl_opts *o, unsigned hop,
         return lpm_err_set(err, LPM_EINPUT, "unknown planted fault %d", o->mutate);
     if (o->mutate == LPM_RTL_MUT_BUBBLE_ADDR && lpm_image_stages(img) < 2)
         return lpm_err_set(err, LPM_EINPUT, "--mutate bubble-address needs two stages or more");
+    if (o->mutate == LPM_RTL_MUT_SWAP_EARLY && lpm_image_copies(img) < 2)
+        return lpm_err_set(err, LPM_EINPUT, "--mutate swap-early needs an image with a shadow copy (map --shadow)");
     if (lpm_image_stages(img) > 255)
         return lpm_err_set(err, LPM_EINPUT, "%u stages: the generator takes at most 255", lpm_image_stages(img));
     return LPM_OK;
@@ -86,7 +88,11 @@ int lpm_rtl_shape_of(const lpm_image *img, const lpm_rtl_opts *o, lpm_rtl_shape 
     sh->l = sh->nrl + sh->w;
     sh->kb = lpm_image_key_bits(img);
     sh->x = lpm_image_initial_stride(img);
-    sh->xi = at_least1(sh->x);
+    sh->cp = lpm_image_copies(img);
+    sh->act = lpm_image_active(img);
+    /* a shadow copy: the DIT index is {active copy, key bits}, the stage
+     * memories hold both copies (absolute addresses) */
+    sh->xi = at_least1(sh->x + (sh->cp > 1));
     sh->kr = sh->kb - sh->x;
     sh->wb = lpm_image_word_bits(img);
     sh->db = lpm_image_dit_bits(img);
@@ -95,7 +101,7 @@ int lpm_rtl_shape_of(const lpm_image *img, const lpm_rtl_opts *o, lpm_rtl_shape 
     sh->sb = at_least1(clog2(sh->n));
     sh->aw = 1;
     for (unsigned s = 0; s < sh->n; s++) {
-        unsigned b = clog2(lpm_image_stage_depth(img, s));
+        unsigned b = clog2((unsigned long long)sh->cp * lpm_image_stage_depth(img, s));
         if (b > sh->aw)
             sh->aw = b;
     }
@@ -112,7 +118,8 @@ int lpm_rtl_shape_of(const lpm_image *img, const lpm_rtl_opts *o, lpm_rtl_shape 
     sh->wnb = at_least1(clog2(sh->w + 1));
     sh->fnb = at_least1(clog2(sh->c + 1));
     sh->bsw = 1 + sh->aw + sh->wb;
-    sh->bw = sh->n * sh->bsw + 1 + sh->xi + sh->db;
+    sh->bf = sh->n * sh->bsw + 1 + sh->xi + sh->db;
+    sh->bw = sh->bf + (sh->cp > 1 ? 4 : 0); /* flags: fence, drain, swap, the swap's copy */
     sh->rdw = sh->t + 1 + sh->nb;
     sh->slw = 3 + sh->tg;
     sh->wtw = 1 + sh->tg + sh->sb;

@@ -190,10 +190,15 @@ static void emit_decide(const stage_ctx *c, unsigned p)
     while ((1u << lg) < sh->kb)
         lg++;
     if ((1u << lg) == sh->kb && lg < sh->pb)
-        fprintf(fp, "    wire fin%u = ~dw%u[WL_C] | (|bp%u[%u:%u]);\n", p, p, p, sh->pb - 1, lg);
+        fprintf(fp, "    wire ku%u = |bp%u[%u:%u];   // key used up\n", p, p, sh->pb - 1, lg);
     else
-        fprintf(fp, "    wire fin%u = ~dw%u[WL_C] | (bp%u >= %u'd%u);\n", p, p, p, sh->pb, sh->kb);
+        fprintf(fp, "    wire ku%u = bp%u >= %u'd%u;   // key used up\n", p, p, sh->pb, sh->kb);
+    /* The next hop's fields are written whether or not the lookup finishes
+     * (a finished item's address, key and stage are read by nobody): the
+     * word's child bit then reaches only F_DONE and the exit, one LUT from
+     * the block RAM. */
     fprintf(fp,
+            "    wire fin%u = ~dw%u[WL_C] | ku%u;\n"
             "    reg [IW-1:0] it%u;\n"
             "    always @* begin\n"
             "        it%u = dm%u;\n"
@@ -202,22 +207,23 @@ static void emit_decide(const stage_ctx *c, unsigned p)
             "                it%u[F_NHV] = 1'b1;\n"
             "                it%u[F_NH +: NB] = dw%u[WL_NH +: NB];\n"
             "            end\n"
-            "            if (fin%u) begin\n"
-            "                it%u[F_DONE] = 1'b1;\n"
-            "            end else begin\n"
-            "                it%u[F_STG +: SB] = tt%u;\n"
-            "                it%u[F_ADDR +: AW] = x%u_a;\n"
-            "                it%u[F_KEY +: KP] = x%u_k;\n"
-            "                it%u[F_BP +: PB] = x%u_b;\n"
-            "            end\n"
+            "            it%u[F_DONE] = fin%u;\n"
+            "            it%u[F_STG +: SB] = tt%u;\n"
+            "            it%u[F_ADDR +: AW] = x%u_a;\n"
+            "            it%u[F_KEY +: KP] = x%u_k;\n"
+            "            it%u[F_BP +: PB] = x%u_b;\n"
             "        end\n"
             "    end\n",
-            p, p, p, p, p, p, p, p, p, p, p, p, p, p, p, p, p, p);
+            p, p, p, p, p, p, p, p, p, p, p, p, p, p, p, p, p, p, p, p, p);
     /* a lookup finishes here: ring when done, linear at the last stage */
     fprintf(fp, "    wire lk%u = dm%u[F_V] & ~dm%u[F_B];\n", p, p, p);
     if (c->has_rl) {
         if (sh->ring)
-            fprintf(fp, "    wire fn%u = lk%u & it%u[F_DONE];\n", p, p, p);
+            /* = lk & it[F_DONE], with the registers' part apart from the word's child bit */
+            fprintf(fp,
+                    "    wire fz%u = lk%u & (dm%u[F_DONE] | (drf%u & ku%u));   // finished, whatever the word\n"
+                    "    wire fn%u = fz%u | (lk%u & drf%u & ~dw%u[WL_C]);\n",
+                    p, p, p, p, p, p, p, p, p, p);
         else
             fprintf(fp, "    wire fn%u = lk%u;   // every lookup finishes at the last stage\n", p, p);
         fprintf(fp,
@@ -264,7 +270,7 @@ static void emit_decide(const stage_ctx *c, unsigned p)
 
 static void emit_stage(FILE *fp, const lpm_image *img, const lpm_rtl_shape *sh, unsigned s)
 {
-    stage_ctx c = { fp, img, sh, s, lpm_image_stage_depth(img, s), 1, 0, 0, 0, 0, 0 };
+    stage_ctx c = { fp, img, sh, s, sh->cp * lpm_image_stage_depth(img, s), 1, 0, 0, 0, 0, 0 };
     while ((1ULL << c.ib) < c.depth)
         c.ib++;
     c.nxt = s + 1 < sh->n ? s + 1 : 0;

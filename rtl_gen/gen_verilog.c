@@ -20,7 +20,7 @@ void lpm_rtl_emit_item_vh(FILE *fp, const lpm_rtl_shape *sh)
         { "SLW", sh->slw },   { "WTW", sh->wtw },   { "IW", sh->iw },     { "F_V", sh->f_v },    { "F_B", sh->f_b },
         { "F_DONE", sh->f_done }, { "F_WEN", sh->f_wen }, { "F_NHV", sh->f_nhv }, { "F_TAG", sh->f_tag },
         { "F_NH", sh->f_nh }, { "F_STG", sh->f_stg }, { "F_ADDR", sh->f_addr }, { "F_BP", sh->f_bp },
-        { "F_KEY", sh->f_key },
+        { "F_KEY", sh->f_key }, { "CP", sh->cp }, { "BF", sh->bf },
         /* the image's words (mapper/image.c, lpm_word_layout_of) */
         { "WL_C", sh->wl.c }, { "WL_V", sh->wl.v }, { "WL_NH", sh->wl.nh }, { "WL_ADDR", sh->wl.addr },
         { "WL_ABITS", sh->wl.addr_bits }, { "WL_J", sh->wl.j }, { "WL_STAGE", sh->wl.stage },
@@ -96,9 +96,9 @@ void lpm_rtl_emit_next(FILE *fp, const lpm_image *img, const lpm_rtl_shape *sh, 
  * takes the cycle alone (read enable = not write enable). */
 static void emit_dit(FILE *fp, const lpm_rtl_shape *sh)
 {
-    unsigned entries = 1u << sh->x;
+    unsigned entries = sh->cp << sh->x;
     fprintf(fp,
-            "// The direct index table: %u entries of %u bits (dit.hex), initial stride %u.\n"
+            "// The direct index table: %u entries of %u bits (dit.hex, every copy), initial stride %u.\n"
             "module lpm_dit (\n"
             "    input  wire            clk,\n"
             "    input  wire [%u:0] idx,\n"

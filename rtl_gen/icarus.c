@@ -91,6 +91,10 @@ static int bubble_mems(const lpm_rtl_second_opts *o, uint64_t *nb, lpm_err *err)
                 rc = lpm_err_set(err, LPM_EFAIL, "%s/bubbles.txt: bad write", o->work);
                 break;
             }
+            if (st[0] == 'F') { /* the copy rules' flags */
+                put_bits(v, sh->bf, 4, w);
+                continue;
+            }
             int dit = st[0] == 'D';
             unsigned b = dit ? sh->n * sh->bsw : (unsigned)atoi(st) * sh->bsw;
             unsigned aw = dit ? sh->xi : sh->aw, ww = dit ? sh->db : sh->wb;

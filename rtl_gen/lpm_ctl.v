@@ -22,6 +22,7 @@ module lpm_ctl (
     input  wire [W*T-1:0]     req_tag,
     input  wire [W*KR-1:0]    req_rest,   // each request's key bits after the DIT's
     input  wire               bub_valid,
+    input  wire               bub_ok,     // the copy rules let this bubble in (drain, fence; 1 without a shadow copy)
     output wire               bub_ready,
     input  wire [BW-1:0]      bub_data,
     output wire               dit_we,
@@ -55,7 +56,8 @@ module lpm_ctl (
     generate
         for (g = 0; g < W; g = g + 1) begin : g_acc
             assign room[g] = {{(32-FNB){1'b0}}, wn} + g < C;
-            assign req_ready[g] = room[g] & ~bub_valid;
+            // a bubble the copy rules hold back leaves the cycle to requests
+            assign req_ready[g] = room[g] & ~(bub_valid & bub_ok);
         end
     endgenerate
     reg [W-1:0] acc_r;
@@ -69,8 +71,8 @@ module lpm_ctl (
         end
     end
     assign acc = acc_r;
-    assign bub_ready = room[0];
-    wire bub_take = bub_valid & room[0];
+    assign bub_ready = room[0] & bub_ok;
+    wire bub_take = bub_valid & room[0] & bub_ok;
     assign dit_we = bub_take & bub_data[N*BSW];
     assign dit_widx = bub_data[N*BSW + 1 +: XI];
     assign dit_wdata = bub_data[N*BSW + 1 + XI +: DB];
@@ -132,11 +134,15 @@ module lpm_ctl (
         end
         if (pbub[D-1])
             inc_item[0] = pbit[D-1];
+        // a DIT answer (done) goes to no queue: its one-hot is 0, so a
+        // queue's push needs only its own bit, its room and fin
         for (ik = 0; ik < W; ik = ik + 1) begin
             inc_oh[ik] = {{(NQ-1){1'b0}}, 1'b1};
             if (RING != 0 && !inc_item[ik][F_B])
                 for (iq = 0; iq < NQ; iq = iq + 1)
                     inc_oh[ik][iq] = inc_item[ik][F_STG +: SB] == iq[SB-1:0];
+            if (!inc_item[ik][F_B] && inc_item[ik][F_DONE])
+                inc_oh[ik] = {NQ{1'b0}};
         end
     end
 
@@ -151,9 +157,8 @@ module lpm_ctl (
     reg [NQ*SN-1:0] pc;                  // pushes into each queue so far this cycle
     reg [SB-1:0] e;
     integer dj, dm, dq;
-    reg stop, ok;
+    reg stop, ok, rq;
     always @* begin
-        qpush_item = {NQ*W*IW{1'b0}};
         qpush_n = {NQ*WNB{1'b0}};
         dex_v = {W{1'b0}};
         dex_d = {W*RDW{1'b0}};
@@ -163,11 +168,25 @@ module lpm_ctl (
         dbg_stall_stg = {SB{1'b0}};
         stop = 1'b0;
         ok = 1'b0;
+        rq = 1'b0;
         taken = {SN{1'b0}};
         pc = {NQ*SN{1'b0}};
+        // the data into a queue slot is not gated by the decision (push_n
+        // says what is pushed; a queue's head is read only when nz says it
+        // is there): one lane needs no multiplexer at all
+        for (dq = 0; dq < NQ; dq = dq + 1)
+            for (dm = 0; dm < W; dm = dm + 1)
+                qpush_item[(dq*W + dm)*IW +: IW] = wf[dm];
         for (dj = 0; dj < W; dj = dj + 1) begin
             it = wf[dj];
             oh = woh[dj];
+            // slot pc[q] of queue q is this entry's if it is pushed; if it
+            // is not, no push counts that slot and a later push overwrites it
+            if (W > 1)
+                for (dq = 0; dq < NQ; dq = dq + 1)
+                    for (dm = 0; dm < W; dm = dm + 1)
+                        if (oh[dq] && pc[dq*SN +: SN] == dm[SN-1:0])
+                            qpush_item[(dq*W + dm)*IW +: IW] = it;
             // a bubble, and every item of a linear pipeline, enters at stage 0
             e = (it[F_B] || RING == 0) ? {SB{1'b0}} : it[F_STG +: SB];
             dbg_wtok[dj*WTW +: WTW] = {e, it[F_TAG +: TG], it[F_B]};
@@ -183,20 +202,20 @@ module lpm_ctl (
                         stop = 1'b1;
                     end
                 end else begin
+                    // oh is one-hot: queue q takes it on its own bit and room
                     ok = 1'b0;
-                    for (dq = 0; dq < NQ; dq = dq + 1)
+                    for (dq = 0; dq < NQ; dq = dq + 1) begin
+                        rq = 1'b0;
                         for (dm = 0; dm < W; dm = dm + 1)
-                            if (oh[dq] && pc[dq*SN +: SN] == dm[SN-1:0] && qroom[dq*W + dm])
-                                ok = 1'b1;
+                            if (pc[dq*SN +: SN] == dm[SN-1:0])
+                                rq = qroom[dq*W + dm];
+                        if (oh[dq] && rq) begin
+                            ok = 1'b1;
+                            pc[dq*SN +: SN] = pc[dq*SN +: SN] + 1'b1;
+                            qpush_n[dq*WNB +: WNB] = pc[dq*SN +: WNB];
+                        end
+                    end
                     if (ok) begin
-                        for (dq = 0; dq < NQ; dq = dq + 1)
-                            if (oh[dq]) begin
-                                for (dm = 0; dm < W; dm = dm + 1)
-                                    if (pc[dq*SN +: SN] == dm[SN-1:0])
-                                        qpush_item[(dq*W + dm)*IW +: IW] = it;
-                                pc[dq*SN +: SN] = pc[dq*SN +: SN] + 1'b1;
-                                qpush_n[dq*WNB +: WNB] = pc[dq*SN +: WNB];
-                            end
                         dbg_act[dj*2 +: 2] = 2'd2;
                         taken = taken + 1'b1;
                     end else begin

@@ -20,12 +20,14 @@ module lpm_rlane (
     assign dout = e0;
     assign room = ~v1;
     always @(posedge clk) begin
-        // push goes to the first entry free after this cycle's pop
+        // a push goes to the first entry free after this cycle's pop; the
+        // entries' loads do not wait for push (an entry loaded without one
+        // stays invalid), so push reaches only v0 and v1
         if (pop)
-            e0 <= (push & ~v1) ? din : e1;
-        else if (push & ~v0)
+            e0 <= v1 ? e1 : din;
+        else if (~v0)
             e0 <= din;
-        if (push & (pop ? v1 : v0 & ~v1))
+        if (pop ? v1 : v0 & ~v1)
             e1 <= din;
         if (rst) begin
             v0 <= 1'b0;

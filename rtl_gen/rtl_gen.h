@@ -15,6 +15,7 @@ enum lpm_rtl_mutation {
     LPM_RTL_MUT_QUEUE_ORDER,    /* a queue hands out its newest entry first when it holds three or more */
     LPM_RTL_MUT_QUEUE_CAP,      /* the dispatcher's credit allows one entry more than the queue holds */
     LPM_RTL_MUT_BUBBLE_ADDR,    /* a bubble writes stage 1 at the address after the one it carries */
+    LPM_RTL_MUT_SWAP_EARLY,     /* a swap bubble does not wait for the bubbles in flight (shadow-copy images) */
     LPM_RTL_MUT_COUNT
 };
 
@@ -38,6 +39,7 @@ typedef struct lpm_rtl_shape {
     unsigned qcb, wnb, fnb;          /* queue count, pushes per cycle, window count */
     unsigned bsw, bw, rdw, slw, wtw; /* one stage's bubble write, the bubble port, a result, log slot, log window token */
     unsigned f_v, f_b, f_done, f_wen, f_nhv, f_tag, f_nh, f_stg, f_addr, f_bp, f_key, iw;
+    unsigned cp, act, bf;            /* copies (2: a shadow copy, DIT select), the active one, the bubble flags in bub_data */
     lpm_word_layout wl, dl;          /* the image's node word and DIT entry layouts */
     int mutate;
 } lpm_rtl_shape;

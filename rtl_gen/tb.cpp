@@ -14,7 +14,7 @@
 //   RESULTS  written: "id nhv nh dit_cycle exit_cycle out_cycle" per result
 //   --load L   request i arrives at the first cycle t >= i / L (sim --load)
 //   --ready F  the result port is ready in the cycles lpm_sim_ready picks (sim --result-ready)
-#include <chrono>
+#include <ctime>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
@@ -62,7 +62,7 @@ template <std::size_t Nw> static void setb(VlWide<Nw> &v, unsigned lo, unsigned 
 }
 
 struct key128 { uint64_t hi, lo; };   // hi: the top 64 bits (IPv4: all 32 in lo)
-struct bwrite { int dit; unsigned stage; uint64_t addr, word; };
+struct bwrite { int dit, flags; unsigned stage; uint64_t addr, word; }; // flags: the F token (fence, drain, swap, copy)
 struct bubble { uint64_t ready; std::vector<bwrite> w; };
 
 struct tb_cfg {
@@ -150,7 +150,10 @@ static void read_bubbles(const char *path, std::vector<bubble> &bubs)
                 die("bad write", path);
             bwrite x;
             x.dit = st[0] == 'D';
-            x.stage = x.dit ? 0 : (unsigned)atoi(st);
+            x.flags = st[0] == 'F';
+            if (x.flags && TB_CP < 2)
+                die("copy-rule flags for an image without a shadow copy", path);
+            x.stage = x.dit || x.flags ? 0 : (unsigned)atoi(st);
             x.addr = a;
             x.word = w;
             b.w.push_back(x);
@@ -211,8 +214,14 @@ static void drive(const tb_cfg &c, tb_state &s)
     top->bub_valid = bv;
     for (unsigned st = 0; st <= TB_N; st++)
         setb(top->bub_data, st * TB_BSW, 1, 0);
+    if (TB_CP > 1)
+        setb(top->bub_data, TB_BF, 4, 0);
     if (bv)
         for (const bwrite &x : c.bubs[s.nextb].w) {
+            if (x.flags) {
+                setb(top->bub_data, TB_BF, 4, x.word);
+                continue;
+            }
             unsigned b = x.dit ? TB_N * TB_BSW : x.stage * TB_BSW;
             unsigned aw = x.dit ? TB_XI : TB_AW, ww = x.dit ? TB_DB : TB_WB;
             setb(top->bub_data, b, 1, 1);
@@ -430,6 +439,13 @@ static int run(const tb_cfg &c, tb_state &s)
     return r < 0 ? 1 : 0;
 }
 
+static double cpu_s()
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 int main(int argc, char **argv)
 {
     tb_cfg c;
@@ -440,9 +456,10 @@ int main(int argc, char **argv)
     s.rf = fopen(c.res_path, "w");
     if (!s.lf || !s.rf)
         die("cannot write", c.log_path);
-    auto t0 = std::chrono::steady_clock::now();
+    // CPU time, as lpmpipe sim --timing measures: the two compare on a loaded machine
+    double t0 = cpu_s();
     int rc = run(c, s);
-    double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    double sec = cpu_s() - t0;
     fprintf(stderr, "tb: %zu lookups, %" PRIu64 " cycles in %.3f s: %.0f cycles/s\n", c.keys.size(), s.t, sec,
             sec > 0 ? (double)s.t / sec : 0.0);
     if (fclose(s.lf) || fclose(s.rf)) {

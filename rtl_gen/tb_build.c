@@ -12,6 +12,38 @@
 #include "../sim/bubble_file.h"
 #include "rtl_run.h"
 
+int lpm_rtl_work_dir(const char *dir, const char *prefix, char *out, size_t out_size, int *tmp, lpm_err *err)
+{
+    *tmp = 0;
+    if (dir) {
+        lpm_rtl_fmt(out, out_size, "%s", dir);
+        if (lpm_rtl_mkdirs(out))
+            return lpm_err_set(err, LPM_EFAIL, "%s: %s", out, strerror(errno));
+    } else {
+        const char *t = getenv("TMPDIR");
+        lpm_rtl_fmt(out, out_size, "%s/%s.XXXXXX", t && *t ? t : "/tmp", prefix);
+        if (!mkdtemp(out))
+            return lpm_err_set(err, LPM_EFAIL, "%s: %s", out, strerror(errno));
+        *tmp = 1;
+    }
+    char *abs = realpath(out, NULL);
+    if (abs) {
+        lpm_rtl_fmt(out, out_size, "%s", abs);
+        free(abs);
+    }
+    return LPM_OK;
+}
+
+void lpm_rtl_cache_dir(const char *cache, char *out, size_t out_size)
+{
+    out[0] = '\0';
+    char *ca = cache && *cache && lpm_rtl_mkdirs(cache) == 0 ? realpath(cache, NULL) : NULL;
+    if (ca) {
+        lpm_rtl_fmt(out, out_size, "%s", ca);
+        free(ca);
+    }
+}
+
 int lpm_rtl_write_keys(const char *dir, int family, const lpm_addr *keys, size_t n, lpm_err *err)
 {
     char path[4200];
@@ -30,8 +62,24 @@ int lpm_rtl_write_keys(const char *dir, int family, const lpm_addr *keys, size_t
     return bad ? lpm_err_set(err, LPM_EFAIL, "%s: write failed", path) : LPM_OK;
 }
 
+static int bubs_add(lpm_rtl_bubs *bc, uint64_t uord, lpm_err *err)
+{
+    if (!bc)
+        return LPM_OK;
+    if (bc->n == bc->cap) {
+        size_t cap = bc->cap ? bc->cap * 2 : 1024;
+        uint64_t *p = realloc(bc->uord, cap * sizeof *p);
+        if (!p)
+            return lpm_err_set(err, LPM_EFAIL, "out of memory");
+        bc->uord = p;
+        bc->cap = cap;
+    }
+    bc->uord[bc->n++] = uord;
+    return LPM_OK;
+}
+
 int lpm_rtl_write_bubbles(const char *updates, const lpm_image *img, int ignore_crc, double cpu, const char *dir,
-                          uint64_t *nb, lpm_err *err)
+                          uint64_t *nb, lpm_rtl_bubs *bc, lpm_err *err)
 {
     char path[4200];
     lpm_rtl_fmt(path, sizeof path, "%s/bubbles.txt", dir);
@@ -54,7 +102,12 @@ int lpm_rtl_write_bubbles(const char *updates, const lpm_image *img, int ignore_
         }
         int got;
         while ((got = lpm_sim_bfile_next(&bf, b, err)) == 1) {
-            fprintf(fp, "%" PRIu64 " %u", b->ready, b->nw);
+            /* the copy rules as one more token, F:0:FLAGS (fence 1, drain 2, swap 4, the swap's copy 8) */
+            unsigned fl = (b->flags & LPM_SIM_B_FENCE ? 1u : 0) | (b->flags & LPM_SIM_B_DRAIN ? 2u : 0) |
+                          (b->flags & LPM_SIM_B_SWAP ? 4u | (b->copy & 1) << 3 : 0);
+            fprintf(fp, "%" PRIu64 " %u", b->ready, b->nw + (fl != 0));
+            if (fl)
+                fprintf(fp, " F:0:%x", fl);
             for (unsigned j = 0; j < b->nw; j++) {
                 if (b->w[j].stage == LPM_SIM_DIT)
                     fprintf(fp, " D");
@@ -63,7 +116,15 @@ int lpm_rtl_write_bubbles(const char *updates, const lpm_image *img, int ignore_
                 fprintf(fp, ":%" PRIx32 ":%" PRIx64, b->w[j].addr, b->w[j].word);
             }
             fputc('\n', fp);
+            if (bubs_add(bc, b->uord, err)) {
+                got = -1;
+                break;
+            }
             (*nb)++;
+        }
+        if (got == 0 && (rc = lpm_sim_bfile_finish(&bf, *nb, err)) == 0 && bc) {
+            bc->in_file = bf.in_file_bubbles;
+            bc->updates_in_file = bc->updates_applied = bf.in_file_updates;
         }
         if (got < 0)
             rc = LPM_EINPUT;

@@ -49,6 +49,7 @@ else
   exps+=(--exp camp-v2)
   if [ -n "$LPMPIPE_DATA" ]; then
     run camp-slide13 queue=16                    # 8 of 24 points, 1M lookups each
+    run camp-slide13-v2 queue=16 lookahead=0     # 8 of 48 (D = 2, one and two ports)
     run camp-real queue=16                       # 16 of 64
     run camp-updates rate=0                      # the base of "LPC lost"
     run camp-updates rate=70000                  # 2 of 8, 3M lookups each
@@ -59,7 +60,7 @@ else
     run names-real-tables                        # 2 points: names build --json (results-names.md)
     run names-real "primes=1048573,4194301,16777213 (default)"   # 2 of 6: the default ATA primes
     run gpu-cpu-builds                           # 2 points: CPU builds of GAMT/GALE (results-gpu.md)
-    exps+=(--exp camp-slide13 --exp camp-real --exp camp-updates --exp mapping-real --exp mapping-loops --exp mapping-updates --exp names-real-tables --exp names-real --exp gpu-cpu-builds)
+    exps+=(--exp camp-slide13 --exp camp-slide13-v2 --exp camp-real --exp camp-updates --exp mapping-real --exp mapping-loops --exp mapping-updates --exp names-real-tables --exp names-real --exp gpu-cpu-builds)
     if "$BIN" version | grep -q "DPDK peer *yes"; then
       run cpu-update-cost                        # 4 points: update counts per engine (results-cpu.md)
       exps+=(--exp cpu-update-cost)

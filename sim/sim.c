@@ -67,6 +67,7 @@ int lpm_sim_new(lpm_sim **out, const lpm_sim_walker *w, const lpm_sim_cfg *cfg, 
     s->w = *w;
     s->cfg = *cfg;
     s->n = w->stages;
+    s->active = w->active & 1;
     s->P = cfg->ports;
     s->D = cfg->hop;
     s->lanes = s->n * s->P;
@@ -159,12 +160,21 @@ const lpm_sim_stats *lpm_sim_get_stats(const lpm_sim *s)
     return &s->st;
 }
 
+/* Items in the pipeline (lookups or bubbles) or results not yet out. */
+static int items_left(const lpm_sim *s)
+{
+    return s->live || s->rl_live || s->rob_head < s->rob_alloc;
+}
+
 /* Something still to do: requests to read, or items in the pipeline. A
  * bubble not yet in the window when the last lookup is out is not
- * simulated (an update trace usually outlasts the lookups). */
+ * simulated (the caller counts and reports it), unless drain_updates
+ * keeps the clock running until the bubble source is empty. */
 static int busy(const lpm_sim *s)
 {
-    return !s->src_done || s->live || s->rl_live || s->rob_head < s->rob_alloc;
+    if (!s->src_done || items_left(s))
+        return 1;
+    return s->cfg.drain_updates && (s->have_pending || !s->bsrc_done);
 }
 
 int lpm_sim_run(lpm_sim *s, lpm_sim_source_fn src, void *src_ctx,
@@ -192,6 +202,12 @@ int lpm_sim_run(lpm_sim *s, lpm_sim_source_fn src, void *src_ctx,
             else
                 s->have_pending = 1;
         }
+        /* Draining updates with nothing in the pipeline: the cycles until
+         * the next bubble is ready change nothing but the clock (no cycle
+         * log line is due without a log). */
+        if (s->cfg.drain_updates && s->src_done && s->have_pending && s->pending.ready > s->cycle &&
+            !s->cfg.cycle_log && !items_left(s))
+            s->cycle = s->pending.ready;
         int rc = lpm_sim_step(s, &io, err);
         if (rc)
             return rc;

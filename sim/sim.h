@@ -24,11 +24,15 @@ typedef struct lpm_sim_walker {
     void (*dispatch)(void *ctx, const lpm_addr *key, lpm_visit *v);
     void (*visit)(void *ctx, lpm_visit *v);
     void (*write)(void *ctx, unsigned stage, uint32_t addr, uint64_t word);
+    unsigned active; /* the copy the DIT select names at cycle 0 (image with a shadow copy) */
 } lpm_sim_walker;
 
 /* One write of a bubble; a bubble carries at most one per stage, and at
  * most one into the direct index table (stage LPM_SIM_DIT). */
 #define LPM_SIM_DIT 0xFFFFu
+/* The write port's other use: stage LPM_SIM_SWAP, addr = the copy the DIT
+ * select names from now on (a swap bubble entering the window). */
+#define LPM_SIM_SWAP 0xFFFEu
 typedef struct lpm_sim_write {
     unsigned stage;
     uint32_t addr;
@@ -37,12 +41,22 @@ typedef struct lpm_sim_write {
 
 #define LPM_SIM_MAX_STAGES 256
 
+/* Bubble flags (docs/microarchitecture.md, "Rebuilds and the swap"). */
+#define LPM_SIM_B_DRAIN 1u   /* enters only when no earlier bubble is in flight */
+#define LPM_SIM_B_FENCE 2u   /* enters only when no lookup of the inactive copy is in flight */
+#define LPM_SIM_B_SWAP 4u    /* no writes; drain, then the DIT select becomes `copy` */
+#define LPM_SIM_B_SHADOW 8u  /* part of a rebuild: its writes go into the inactive copy */
+
 typedef struct lpm_sim_bubble {
     unsigned nw;
     lpm_sim_write w[LPM_SIM_MAX_STAGES + 1];
     uint64_t ready;   /* first cycle it may enter the dispatch window */
-    uint64_t update;  /* the update it belongs to */
+    uint64_t update;  /* the update it belongs to (its U line's number) */
+    uint64_t uord;    /* that update's position in the file (1, 2, ...) */
     int first, last;  /* first / last bubble of its update */
+    unsigned flags;   /* LPM_SIM_B_* */
+    unsigned copy;    /* shadow / swap: the copy the rebuild writes */
+    uint32_t copy_crc;/* swap: CRC of that copy after the rebuild (0: none given) */
     uint64_t seq;     /* set by the simulator: 0, 1, ... in entry order */
 } lpm_sim_bubble;
 
@@ -59,8 +73,17 @@ typedef struct lpm_sim_cfg {
     unsigned rob;          /* reorder buffer entries (0: none) */
     double load;           /* offered requests per cycle (0: continuous backlog) */
     uint64_t warmup;       /* cycles left out of the steady-state window */
+    int drain_updates;     /* run on (no lookups) until the bubble source is empty */
+    int fault;             /* LPM_SIM_FAULT_*: a planted fault, to show the checks catch it */
+    unsigned fault_cycles; /* SWAP_EARLY: how many cycles early (default 1) */
     FILE *cycle_log;       /* NULL: none */
 } lpm_sim_cfg;
+
+enum {
+    LPM_SIM_FAULT_NONE = 0,
+    LPM_SIM_FAULT_SWAP_EARLY, /* a swap enters fault_cycles cycles before the last bubble ahead has left */
+    LPM_SIM_FAULT_NO_FENCE    /* a fence bubble does not wait for the old copy's lookups */
+};
 
 void lpm_sim_cfg_default(lpm_sim_cfg *c);
 
@@ -109,6 +132,18 @@ typedef struct lpm_sim_stats {
     uint64_t rob_sum, rob_max;
     uint64_t bubbles, bubble_wait;  /* bubbles through the last stage; cycles
                                        from ready to entering stage 0 */
+    uint64_t bubbles_entered;       /* bubbles that entered the window */
+    uint64_t swaps;                 /* swap bubbles that entered (rebuilds made live) */
+    uint64_t fence_wait, drain_wait;/* cycles a ready bubble waited for its fence / drain */
+    uint64_t rebuild_cycles;        /* from a rebuild's first bubble entering to its swap, summed */
+    uint64_t rebuild_outputs;       /* lookups output in those cycles */
+    /* The rebuild rules as the run kept them (docs/microarchitecture.md,
+     * "Rebuilds and the swap"): a rebuild's write into copy c after the
+     * swap made c live, or while a lookup walks c. First one described. */
+    uint64_t copy_violations;
+    uint64_t viol_cycle, viol_lookups;
+    unsigned viol_stage, viol_copy, viol_kind; /* kind 1: after its swap; 2: lookups walk the copy */
+    uint32_t viol_addr;
 } lpm_sim_stats;
 
 typedef struct lpm_sim lpm_sim;

@@ -66,6 +66,12 @@ struct lpm_sim {
     void *bhook_ctx;
     lpm_sim_dit_hook dhook;
     void *dhook_ctx;
+    /* rebuilds (sim_copy.c) */
+    unsigned active;            /* the copy the DIT select names */
+    uint64_t walking[2];        /* lookups between their DIT read and their exit, per copy */
+    uint32_t bub_live;          /* bubbles in the window, queue 0, a stage or a hop */
+    uint64_t wait_seen;         /* cycle + 1 of the last bubble-wait count */
+    uint64_t rb_start, rb_out;  /* the running rebuild: its start cycle + 1, outputs then */
     /* the cycle log line being built */
     char *ev;
     size_t ev_len, ev_cap;
@@ -79,6 +85,14 @@ typedef struct run_io {
     lpm_sim_sink_fn sink;
     void *sink_ctx;
 } run_io;
+
+/* Rebuilds (sim_copy.c): may the next bubble enter now (drain, fence,
+ * swap), what entering and leaving do, and the check of a rebuild's write
+ * (stage LPM_SIM_DIT for the DIT). */
+int lpm_sim_bubble_may_enter(lpm_sim *s, const lpm_sim_bubble *b);
+void lpm_sim_bubble_entered(lpm_sim *s, const lpm_sim_bubble *b);
+void lpm_sim_bubble_left(lpm_sim *s);
+void lpm_sim_shadow_write(lpm_sim *s, const lpm_sim_bubble *b, unsigned stage, uint32_t addr);
 
 /* One clock cycle: steps 1 to 7 of docs/microarchitecture.md. */
 int lpm_sim_step(lpm_sim *s, const run_io *io, lpm_err *err);

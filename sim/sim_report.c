@@ -48,10 +48,21 @@ void lpm_sim_report_json(FILE *fp, const lpm_sim_report *r)
             nl ? st->lat_min : 0, mean(st->lat_sum, nl), lpm_sim_latency_pct(st, 50), lpm_sim_latency_pct(st, 99), st->lat_max);
     fprintf(fp, " \"reads_per_lookup\":%.4f,\"loops\":{\"mean\":%.4f,\"max\":%" PRIu64 "},\"rob_occupancy\":{\"mean\":%.3f,\"max\":%" PRIu64 "},\n",
             mean(st->visits_sum, st->requests), mean(st->loops_sum, st->requests), st->loops_max, mean(st->rob_sum, wc), st->rob_max);
-    fprintf(fp, " \"bubbles\":{\"applied\":%" PRIu64 ",\"wait_cycles\":%" PRIu64 ",\"update_rate\":%g,\"clock_mhz\":%g},\n",
-            st->bubbles, st->bubble_wait, r->update_rate, r->clock_mhz);
-    fprintf(fp, " \"check\":{\"against\":\"%s\",\"checked\":%" PRIu64 ",\"mismatches\":%" PRIu64 ",\"reference_checked\":%" PRIu64 ",\"reference_mismatches\":%" PRIu64 "}}\n",
-            r->check_against, r->checked, r->mismatches, r->ref_checked, r->ref_mismatches);
+    fprintf(fp, " \"bubbles\":{\"in_file\":%" PRIu64 ",\"applied\":%" PRIu64 ",\"left\":%" PRIu64
+                ",\"wait_cycles\":%" PRIu64 ",\"swaps\":%" PRIu64 ",\"drain_wait_cycles\":%" PRIu64
+                ",\"fence_wait_cycles\":%" PRIu64 ",\"rebuild_cycles\":%" PRIu64 ",\"rebuild_lpc\":%.6f"
+                ",\"update_rate\":%g,\"clock_mhz\":%g},\n",
+            r->bubbles_in_file, st->bubbles, r->bubbles_in_file - st->bubbles, st->bubble_wait, r->swaps,
+            st->drain_wait, st->fence_wait, st->rebuild_cycles,
+            st->rebuild_cycles ? (double)st->rebuild_outputs / (double)st->rebuild_cycles : 0.0, r->update_rate,
+            r->clock_mhz);
+    fprintf(fp, " \"updates\":{\"in_file\":%" PRIu64 ",\"applied\":%" PRIu64 ",\"rebuilds_in_file\":%" PRIu64 "},\n",
+            r->updates_in_file, r->updates_applied, r->rebuilds_in_file);
+    fprintf(fp, " \"check\":{\"against\":\"%s\",\"checked\":%" PRIu64 ",\"mismatches\":%" PRIu64 ",\"reference_checked\":%" PRIu64
+                ",\"reference_mismatches\":%" PRIu64 ",\"copy_violations\":%" PRIu64 ",\"swaps_checked\":%" PRIu64
+                ",\"swap_crc_mismatches\":%" PRIu64 "}}\n",
+            r->check_against, r->checked, r->mismatches, r->ref_checked, r->ref_mismatches, st->copy_violations,
+            r->swaps_checked, r->swap_crc_mismatches);
 }
 
 void lpm_sim_report_table(FILE *fp, const lpm_sim_report *r)
@@ -78,9 +89,22 @@ void lpm_sim_report_table(FILE *fp, const lpm_sim_report *r)
             mean(st->visits_sum, st->requests), mean(st->loops_sum, st->requests), st->loops_max, st->dit_answers);
     if (r->cfg->rob)
         fprintf(fp, "%-22s mean %.2f, max %" PRIu64 "\n", "reorder buffer", mean(st->rob_sum, wc), st->rob_max);
-    if (st->bubbles || r->update_rate > 0)
-        fprintf(fp, "%-22s %" PRIu64 " applied, %" PRIu64 " cycles waited (%g updates/s at %g MHz)\n", "bubbles",
-                st->bubbles, st->bubble_wait, r->update_rate, r->clock_mhz);
+    if (r->have_updates) {
+        fprintf(fp, "%-22s %" PRIu64 " of %" PRIu64 " simulated (%" PRIu64 " rebuilds in the file, %" PRIu64 " swaps applied)\n",
+                "updates", r->updates_applied, r->updates_in_file, r->rebuilds_in_file, r->swaps);
+        fprintf(fp, "%-22s %" PRIu64 " applied, %" PRIu64 " left of %" PRIu64 " in the file; %" PRIu64
+                    " cycles waited (%g updates/s at %g MHz)\n", "bubbles",
+                st->bubbles, r->bubbles_in_file - st->bubbles, r->bubbles_in_file, st->bubble_wait, r->update_rate,
+                r->clock_mhz);
+    }
+    if (r->swaps || st->copy_violations)
+        fprintf(fp, "%-22s %" PRIu64 " swaps (%" PRIu64 " new copies checked, %" PRIu64 " differ), %" PRIu64
+                    " rule violations; bubbles waited %" PRIu64 " cycles to drain, %" PRIu64 " for fences\n",
+                "rebuilds", r->swaps, r->swaps_checked, r->swap_crc_mismatches, st->copy_violations, st->drain_wait,
+                st->fence_wait);
+    if (st->rebuild_cycles)
+        fprintf(fp, "%-22s %" PRIu64 " cycles from first bubble to swap, %.4f lookups per cycle meanwhile\n",
+                "rebuild streams", st->rebuild_cycles, (double)st->rebuild_outputs / (double)st->rebuild_cycles);
     if (r->checked)
         fprintf(fp, "%-22s %" PRIu64 " checked against the %s, %" PRIu64 " mismatches\n", "check", r->checked,
                 r->check_against, r->mismatches);

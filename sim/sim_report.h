@@ -15,6 +15,11 @@ typedef struct lpm_sim_report {
     double burst, update_rate, clock_mhz;
     const char *check_against;   /* "interpreter", "none", ... */
     uint64_t checked, mismatches, ref_checked, ref_mismatches;
+    /* with a bubble file: the whole file's counts (bubbles left = in the
+     * file and never applied) */
+    int have_updates;
+    uint64_t bubbles_in_file, updates_in_file, updates_applied, rebuilds_in_file, swaps;
+    uint64_t swaps_checked, swap_crc_mismatches;  /* the new copy at each swap against its R line */
 } lpm_sim_report;
 
 void lpm_sim_report_json(FILE *fp, const lpm_sim_report *r);

@@ -120,6 +120,7 @@ static void do_exit(lpm_sim *s, uint32_t k, unsigned lane)
     x->visits = r->v.visits;
     x->loops = r->v.loops;
     x->tag = r->tag;
+    s->walking[r->v.copy & 1]--;
     EV("exit:%llu", (unsigned long long)r->id);
     pool_put(s, k);
 }
@@ -336,7 +337,7 @@ static int refill_one(lpm_sim *s, const run_io *io, int bubble_ok, lpm_err *err)
         lpm_err_set(err, LPM_EFAIL, "internal error: request pool exhausted");
         return -2;
     }
-    if (bubble_ok && s->have_pending && s->pending.ready <= s->cycle) {
+    if (bubble_ok && s->have_pending && s->pending.ready <= s->cycle && lpm_sim_bubble_may_enter(s, &s->pending)) {
         uint32_t k = pool_get(s);
         req *r = &s->pool[k - 1];
         r->bub = (int32_t)(k - 1);
@@ -347,8 +348,11 @@ static int refill_one(lpm_sim *s, const run_io *io, int bubble_ok, lpm_err *err)
         r->dit_cycle = s->cycle;
         r->hops = 0;
         for (unsigned j = 0; j < b->nw; j++)
-            if (b->w[j].stage == LPM_SIM_DIT)
+            if (b->w[j].stage == LPM_SIM_DIT) {
+                lpm_sim_shadow_write(s, b, LPM_SIM_DIT, b->w[j].addr);
                 s->w.write(s->w.ctx, LPM_SIM_DIT, b->w[j].addr, b->w[j].word);
+            }
+        lpm_sim_bubble_entered(s, b);
         if (s->bhook)
             s->bhook(s->bhook_ctx, b, 0);
         s->win[s->win_n++] = k;
@@ -382,6 +386,7 @@ static int refill_one(lpm_sim *s, const run_io *io, int bubble_ok, lpm_err *err)
     r->id = s->next_id++;
     r->dit_cycle = s->cycle;
     r->hops = 0;
+    s->walking[r->v.copy & 1]++;
     r->tag = s->dhook ? s->dhook(s->dhook_ctx, r->id, &key) : 0;
     s->win[s->win_n++] = k;
     EV("win:%llu", (unsigned long long)r->id);
@@ -426,6 +431,7 @@ static void bubble_at(lpm_sim *s, unsigned st, int32_t x, int32_t *row, int win)
         s->st.busy[st] += P;
     for (unsigned j = 0; j < b->nw; j++)
         if (b->w[j].stage == st) {
+            lpm_sim_shadow_write(s, b, st, b->w[j].addr);
             s->w.write(s->w.ctx, st, b->w[j].addr, b->w[j].word);
             wrote = 1;
         }
@@ -436,6 +442,7 @@ static void bubble_at(lpm_sim *s, unsigned st, int32_t x, int32_t *row, int win)
     }
     if (st + 1 == s->n) {
         s->st.bubbles++;
+        lpm_sim_bubble_left(s);
         if (s->bhook)
             s->bhook(s->bhook_ctx, b, 1);
         pool_put(s, (uint32_t)x);

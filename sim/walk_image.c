@@ -12,7 +12,10 @@ static void img_visit(void *ctx, lpm_visit *v)
 
 static void img_write(void *ctx, unsigned stage, uint32_t addr, uint64_t word)
 {
-    lpm_image_write(ctx, stage, addr, word);
+    if (stage == LPM_SIM_SWAP)
+        lpm_image_swap(ctx, addr);
+    else
+        lpm_image_write(ctx, stage, addr, word);
 }
 
 void lpm_sim_image_walker(lpm_image *img, lpm_sim_walker *w)
@@ -23,6 +26,7 @@ void lpm_sim_image_walker(lpm_image *img, lpm_sim_walker *w)
     w->dispatch = img_dispatch;
     w->visit = img_visit;
     w->write = img_write;
+    w->active = lpm_image_active(img);
 }
 
 int lpm_sim_image_entry(void *img, const lpm_addr *key)

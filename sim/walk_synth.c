@@ -57,6 +57,7 @@ void lpm_sim_synth_init(lpm_sim_synth *sy, unsigned stages, int ring, lpm_sim_wa
     w->dispatch = synth_dispatch;
     w->visit = synth_visit;
     w->write = synth_write;
+    w->active = 0;
 }
 
 uint64_t lpm_sim_geometric(void *rng, double m)

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# title: cycle-level simulator speed: lookups/s against a plain 24-way interleaved walk of the same image
-# The simulator (checking off, traffic preloaded) and --walk-baseline 24 on
-# the same image and addresses; medians of 3 runs (CPU time), and the ratio.
-# Also the bare ring's cycles/s (synthetic, 24 stages, every stage read),
-# the figure to set against the Verilated RTL. The one-cycle rules
-# (--hop-cycles 1), as the figures in docs/results-camp.md were taken.
+# title: cycle-level simulator speed: lookups/s against a plain unibit-trie walk of the same table
+# The simulator (checking off, traffic preloaded) at the one-cycle rules
+# (--hop-cycles 1, as docs/results-camp.md's CAMP figures) and at the
+# hardware rules (--hop-cycles 2), and --walk-baseline unibit (24 lookups in
+# flight through the table's binary trie, one prefetch: issue 11's limit) on
+# the same addresses; --walk-baseline 24 (the image, 24 in flight) for
+# reference. Medians of 3 runs (CPU time), and the ratios. Also the bare
+# ring's cycles/s (synthetic, 24 stages, every stage read).
 set -uo pipefail
 BIN=${BIN:-build/lpmpipe}
 W=$(mktemp -d /tmp/lpmpipe-bench-sim.XXXXXX)
@@ -26,16 +28,26 @@ if ! "$BIN" trace gen --fib "$fib" --kind random-match --count 1000000 --seed 1 
 fi
 n=$(wc -l <"$W/t.trace")
 for i in 1 2 3; do
-  "$BIN" sim --image "$W/r24.lpi" --trace "$W/t.trace" --hop-cycles 1 --queue 16 --issue-width 4 --no-check --preload --timing --json 2>&1 >/dev/null |
-    sed -n 's/.* s: \([0-9]*\) lookups\/s, \([0-9]*\) cycles\/s/\1 \2/p' >>"$W/sim"
+  for h in 1 2; do
+    "$BIN" sim --image "$W/r24.lpi" --trace "$W/t.trace" --hop-cycles $h --queue 16 --issue-width 4 --no-check --preload --timing --json 2>&1 >/dev/null |
+      sed -n 's/.* s: \([0-9]*\) lookups\/s, \([0-9]*\) cycles\/s/\1 \2/p' >>"$W/sim$h"
+  done
+  "$BIN" sim --image "$W/r24.lpi" --trace "$W/t.trace" --walk-baseline unibit --preload |
+    sed -n 's/.*"lookups_per_s":\([0-9]*\).*/\1/p' >>"$W/unibit"
   "$BIN" sim --image "$W/r24.lpi" --trace "$W/t.trace" --walk-baseline 24 --preload |
     sed -n 's/.*"lookups_per_s":\([0-9]*\).*/\1/p' >>"$W/walk"
   "$BIN" sim --synthetic 24 --count 300000 --hop-cycles 1 --queue 16 --no-check --timing --json 2>&1 >/dev/null |
     sed -n 's/.* s: \([0-9]*\) lookups\/s, \([0-9]*\) cycles\/s/\2/p' >>"$W/bare"
 done
-s=$(cut -d' ' -f1 "$W/sim" | median) c=$(cut -d' ' -f2 "$W/sim" | median) wk=$(median <"$W/walk") b=$(median <"$W/bare")
-printf '%-44s %s, 24-stage ring (stride 1), %s random-match lookups\n' "table" "$name" "$n"
-printf '%-44s %12.0f lookups/s  (%.0f cycles/s)\n' "lpmpipe sim (D 1, queue 16, W 4, --no-check)" "$s" "$c"
-printf '%-44s %12.0f lookups/s\n' "24-way interleaved walk of the same image" "$wk"
-printf '%-44s %12.2f\n' "ratio sim / walk (aim >= 0.5)" "$(awk -v a="$s" -v b="$wk" 'BEGIN { print a / b }')"
-printf '%-44s %12.0f cycles/s\n' "bare synthetic ring, 24 stages, all read" "$b"
+s1=$(cut -d' ' -f1 "$W/sim1" | median) c1=$(cut -d' ' -f2 "$W/sim1" | median)
+s2=$(cut -d' ' -f1 "$W/sim2" | median) c2=$(cut -d' ' -f2 "$W/sim2" | median)
+u=$(median <"$W/unibit") wk=$(median <"$W/walk") b=$(median <"$W/bare")
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+printf '%-48s %s, 24-stage ring (stride 1), %s random-match lookups\n' "table" "$name" "$n"
+printf '%-48s %12.0f lookups/s  (%.0f cycles/s)\n' "lpmpipe sim (D 1, queue 16, W 4, --no-check)" "$s1" "$c1"
+printf '%-48s %12.0f lookups/s  (%.0f cycles/s)\n' "lpmpipe sim (D 2, queue 16, W 4, --no-check)" "$s2" "$c2"
+printf '%-48s %12.0f lookups/s\n' "unibit trie walk, 24 in flight (the limit)" "$u"
+printf '%-48s %12.0f lookups/s\n' "interleaved walk of the image, 24 in flight" "$wk"
+printf '%-48s %12s\n' "ratio sim D 1 / unibit walk (aim 1.0, >= 0.5)" "$(ratio "$s1" "$u")"
+printf '%-48s %12s\n' "ratio sim D 2 / unibit walk (aim 1.0, >= 0.5)" "$(ratio "$s2" "$u")"
+printf '%-48s %12.0f cycles/s\n' "bare synthetic ring, 24 stages, all read" "$b"

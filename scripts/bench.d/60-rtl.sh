@@ -4,7 +4,7 @@
 # queue 16, issue width 1, 200000 random-match requests). rtl verify first
 # proves the two cycle-equal on that stimulus; then each runs it three times:
 # the C simulator (--preload --timing, CPU time) and the Verilated model
-# (wall time, with and without writing the cycle log). Medians, and the ratio.
+# (CPU time too, with and without writing the cycle log). Medians, and the ratio.
 # Both run the hardware rules (--hop-cycles 2, the default), which the RTL implements.
 set -euo pipefail
 case "$BIN" in /*) ;; *) BIN="$PWD/$BIN" ;; esac

@@ -63,12 +63,12 @@ refused stages "1: made for 24 stages, this image has 8" "${H/stages=8/stages=24
 refused arch "1: made for a linear pipeline, this image is a ring" "${H/arch=ring/arch=linear}"$'\n'"$u"
 refused crc "1: made for the image with CRC 0badc0de, this image's CRC is $crc (--ignore-image-crc applies it anyway)" \
   "${H/image_crc=$crc/image_crc=0badc0de}"$'\n'"$u"
-refused noheader "1: the first line must be the header 'H bubbles=1 ...' (a file from lpmpipe update)" "$u"$'\nB 1 0:0:0'
-refused empty "1: no header line 'H bubbles=1 ...': not a bubble file from lpmpipe update" ""
+refused noheader "1: the first line must be the header 'H bubbles=2 ...' (a file from lpmpipe update)" "$u"$'\nB 1 0:0:0'
+refused empty "1: no header line 'H bubbles=2 ...': not a bubble file from lpmpipe update" ""
 refused counts "4: update 1 says writes=1 bubbles=2, its B lines hold 1 writes in 1 bubbles" \
   "$H"$'\nU 1 a 10.0.0.0/8 nh1 writes=1 bubbles=2\nB 1 0:0:0\nU 2 w 10.0.0.0/8 - writes=0 bubbles=0'
 refused numbering "4: bubble 3 follows bubble 1 (numbers count 1, 2, ...)" "$H"$'\n'"$u"$'\nB 1 0:0:0\nB 3 1:0:0'
-refused version "1: bubble file version 2 is not supported (this build reads 1)" "${H/bubbles=1/bubbles=2}"
+refused version "1: bubble file version 3 is not supported (this build reads 2)" "${H/bubbles=2/bubbles=3}"
 
 # A real file made for another image (same shape, other table): refused,
 # and applied when asked (its writes still have to fit).

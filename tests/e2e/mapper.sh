@@ -71,7 +71,7 @@ depth0=$(python3 -c "import json; print(json.load(open('$W/hex/layout.json'))['d
 python3 - "$W/b.txt" "$W/upd.json" <<'PY' || bad "bubble file"
 import json, sys
 lines = open(sys.argv[1]).read().splitlines()
-assert lines[0].startswith("# lpmpipe bubbles v1")
+assert lines[0].startswith("# lpmpipe bubbles v2")
 r = json.load(open(sys.argv[2]))
 u = sum(1 for l in lines if l.startswith("U "))
 b = [l for l in lines if l.startswith("B ")]

@@ -6,9 +6,12 @@
 # back-pressure (--result-ready), ring and linear, one and two ports; on
 # hand-built tiny tables, and on held-out real tables: a 24-stage ring with
 # queue 32 (routeviews IPv4 with the real LINX update trace), a linear
-# pipeline with update bubbles (LINX IPv6) and two ports. Three planted
-# faults (queue order, queue capacity, bubble write address) must make
-# verify fail; Icarus Verilog must give the Verilator results (with
+# pipeline with update bubbles (LINX IPv6) and two ports. Four planted
+# faults (queue order, queue capacity, bubble write address, a swap that
+# does not wait for the bubbles before it) must make verify fail; images
+# with a shadow copy take rebuilds (fence, drain, swap) in the stream
+# (tiny tables, and the routeviews ring with one rebuild); Icarus Verilog
+# must give the Verilator results (with
 # bubbles), and so must the Yosys iCE40 netlist of a small pipeline.
 # Verilator builds are cached in $LPMPIPE_BUILD/rtl-cache.
 set -u
@@ -136,6 +139,36 @@ fault queue-capacity "ring, queue 4" --image "$W/tr.lpi" --trace "$W/tiny.trace"
 fault bubble-address "linear, with updates" --image "$W/tl.lpi" --trace "$W/tiny.trace" --queue 4 \
   --updates "$W/tl.bub" --update-rate 700000
 
+# ---- shadow copies: rebuilds as bubble streams into the inactive copy, then a swap ----
+# (docs/microarchitecture.md 3.1: fence, drain, swap; the RTL's DIT select and counters)
+"$BIN" map --fib "$W/tiny.fib" --stages 4 --stride 2 --initial-stride 4 --shadow -o "$W/trs.lpi" >/dev/null || bad "map tiny ring shadow"
+"$BIN" map --fib "$W/tiny.fib" --arch linear --mapping height --stride 2 --initial-stride 4 --shadow -o "$W/tls.lpi" \
+  >/dev/null || bad "map tiny linear shadow"
+# a rebuild after every update: every one of the six is a rebuild stream ending in a swap
+"$BIN" update --image "$W/trs.lpi" --updates "$W/tiny.upd" --rebuild-every 1 --bubbles "$W/trs.bub" >/dev/null || bad "update trs"
+"$BIN" update --image "$W/tls.lpi" --updates "$W/tiny.upd" --rebuild-every 1 --bubbles "$W/tls.bub" >/dev/null || bad "update tls"
+[ "$(grep -c ' swap$' "$W/trs.bub")" -eq 6 ] && [ "$(grep -c ' swap$' "$W/tls.bub")" -eq 6 ] ||
+  bad "the shadow bubble files lack their six swaps"
+lint "$W/trs.lpi" --queue 4 --issue-width 2
+lint "$W/tls.lpi" --queue 4 --ports 2 --issue-width 2
+# verify_rb WHAT ARGS...: as verify, and every bubble (six swaps among them) applied, fence and drain waits included
+verify_rb() {
+  local what=$1; shift
+  verify "$what" "$@" --build-dir "$W/rb"
+  grep -q '"left":0,"wait_cycles"' "$W/rb/sim.json" && grep -q '"swaps":6,' "$W/rb/sim.json" &&
+    grep -q '"swap_crc_mismatches":0' "$W/rb/sim.json" || bad "$what: the simulator did not apply every rebuild: $(cat "$W/rb/sim.json")"
+  grep -q '"drain_wait_cycles":0,' "$W/rb/sim.json" && bad "$what: no swap waited for a drain (the gate is not exercised)"
+  rm -rf "$W/rb"
+}
+verify_rb "tiny ring shadow, six rebuilds, Icarus too" --image "$W/trs.lpi" --trace "$W/tiny.trace" --queue 4 \
+  --updates "$W/trs.bub" --update-rate 3000000 --icarus
+verify_rb "tiny ring shadow, six rebuilds, D 3, 2 ports, width 3, ready 0.4" --image "$W/trs.lpi" --trace "$W/tiny.trace" \
+  --queue 7 --issue-width 3 --hop-cycles 3 --ports 2 --result-ready 0.4 --updates "$W/trs.bub" --update-rate 3000000
+verify_rb "tiny linear height shadow, six rebuilds, load 0.5" --image "$W/tls.lpi" --trace "$W/tiny.trace" --queue 4 \
+  --updates "$W/tls.bub" --update-rate 3000000 --load 0.5
+fault swap-early "ring shadow, six rebuilds" --image "$W/trs.lpi" --trace "$W/tiny.trace" --queue 4 --updates "$W/trs.bub"
+refused "shadow copy" --image "$W/tr.lpi" -o "$W/x" --mutate swap-early
+
 # the gate level: the Yosys iCE40 netlist under Icarus with the cell models
 if command -v yosys >/dev/null && command -v iverilog >/dev/null; then
   "$BIN" trace gen --fib "$W/tiny.fib" --kind random-match --count 400 --seed 6 -o "$W/gate.trace" || bad "trace gate"
@@ -165,12 +198,25 @@ if [ -f "$DATA/routeviews-pfx2as-v4-2020-02.txt.xz" ] && [ -f "$DATA/linx-update
     --gen random-match --count 20000 --seed 9 --queue 32 --updates "$W/rv4.bub" --update-rate 2000000 --result-ready 0.7
   verify "routeviews v4 10K, ring 24, queue 32, 2 ports, width 2" --image "$W/rv4.lpi" --gen random-match \
     --count 20000 --seed 9 --queue 32 --ports 2 --issue-width 2
+  # a rebuild in the stream: the same table with a shadow copy, one rebuild after the 150th effective update
+  "$BIN" map --fib "$W/rv4.fib" --stages 24 --stride 2 --initial-stride 10 --shadow -o "$W/rv4s.lpi" >/dev/null ||
+    bad "map rv4 shadow"
+  "$BIN" update --image "$W/rv4s.lpi" --updates "$W/linx.upd" --rebuild-every 150 --bubbles "$W/rv4s.bub" >/dev/null ||
+    bad "update rv4 shadow"
+  out=$("$BIN" rtl verify --image "$W/rv4s.lpi" --gen random-match --count 20000 --seed 9 --queue 32 \
+    --updates "$W/rv4s.bub" --update-rate 20000000 --build-dir "$W/rb" --json 2>"$W/err")
+  echo "$out" | grep -q '"left":0},' && echo "$out" | grep -q '"mismatches":0}' &&
+    grep -q '"swaps":[1-9]' "$W/rb/sim.json" || bad "routeviews v4 shadow with a rebuild: $out $(grep -v '^  ' "$W/err" | head -3)"
+  echo "routeviews v4 10K, ring 24, shadow copy, LINX with a rebuild: $out"
+  rm -rf "$W/rb"
 else
   echo "SKIP: routeviews-pfx2as-v4 or the LINX update trace absent"
 fi
 if [ -f "$DATA/linx-rib6-20141225-p69.txt" ]; then
+  # 10 stages, two more than the table's levels: generated updates announce prefixes longer than the table's
+  # (update 2 needs a 9th stage), and an image without a shadow copy cannot take a rebuild as bubbles
   "$BIN" map --fib "$DATA/linx-rib6-20141225-p69.txt" --arch linear --mapping level --stride 4 --initial-stride 16 \
-    -o "$W/l6.lpi" >/dev/null || bad "map linx v6 linear"
+    --stages 10 -o "$W/l6.lpi" >/dev/null || bad "map linx v6 linear"
   "$BIN" trace updates --fib "$DATA/linx-rib6-20141225-p69.txt" --count 200 --seed 4 -o "$W/l6.upd" || bad "updates v6"
   "$BIN" update --image "$W/l6.lpi" --updates "$W/l6.upd" --bubbles "$W/l6.bub" >/dev/null || bad "update v6"
   verify "LINX v6 20K, linear, queue 4, update bubbles, load 0.8" --image "$W/l6.lpi" --gen random-match \

@@ -54,6 +54,16 @@ for img in r8 r12s3 lin; do
 done
 echo "generated table: 3 images x 7 configurations, up to $n lookups each, all checked"
 
+# The speed baselines answer like the image: the unibit walk of the table and
+# the interleaved walk of the image give the same next-hop checksum.
+for img in r8 r12s3 lin; do
+  u=$("$BIN" sim --image "$W/$img.lpi" --trace "$W/t4.trace" --walk-baseline unibit --preload) || bad "walk unibit $img"
+  i=$("$BIN" sim --image "$W/$img.lpi" --trace "$W/t4.trace" --walk-baseline 24) || bad "walk image $img"
+  grep -q "\"walk_baseline\":\"unibit\",\"in_flight\":24,\"lookups\":$n," <<<"$u" || bad "walk unibit $img: $u"
+  [ "$(sed 's/.*"checksum"://' <<<"$u")" = "$(sed 's/.*"checksum"://' <<<"$i")" ] || bad "walk checksums differ ($img): $u / $i"
+done
+"$BIN" sim --image "$W/r8.lpi" --trace "$W/t4.trace" --walk-baseline binary 2>/dev/null; [ $? -eq 2 ] || bad "--walk-baseline binary not refused"
+
 # The answers in the results file agree with lookup --image.
 "$BIN" sim --image "$W/r8.lpi" --trace "$W/t4.trace" --rob 64 --issue-width 2 --json --results "$W/res.csv" >/dev/null || bad "sim for results"
 "$BIN" lookup --image "$W/r8.lpi" --trace "$W/t4.trace" >"$W/lk.txt" 2>/dev/null || bad "lookup --image"

@@ -151,6 +151,33 @@ START_TEST(test_bad_files)
     put_bytes(b, n, 1);
     refused("map the table again");
 
+    /* version 2 (no shadow copy; bytes 28-31 reserved) is read as one copy */
+    ck_assert_uint_eq(good[8], 3);
+    ck_assert_uint_eq(good[28], 1);
+    memcpy(b, good, n);
+    b[8] = 2;
+    b[28] = 0;
+    put_bytes(b, n, 1);
+    {
+        lpm_image *v2 = NULL;
+        lpm_err err;
+        ck_assert_msg(lpm_image_load(&v2, path, &err) == 0, "version 2: %s", err.msg);
+        ck_assert_uint_eq(lpm_image_copies(v2), 1);
+        ck_assert_uint_eq(lpm_image_active(v2), 0);
+        for (uint32_t k = 0; k < 256; k++) {
+            lpm_addr a = { (uint64_t)(k * 0x01010101u + 0x0a010200u) << 32, 0 };
+            ck_assert_uint_eq(lpm_image_lookup(v2, &a), lpm_image_lookup(img, &a));
+        }
+        lpm_image_free(v2);
+    }
+    b[28] = 1; /* version 2 has no copies byte */
+    put_bytes(b, n, 1);
+    refused("reserved");
+    memcpy(b, good, n);
+    b[28] = 0; /* version 3: copies 0 */
+    put_bytes(b, n, 1);
+    refused("copies 0");
+
     memcpy(b, good, n);
     b[12] = 0; /* stages */
     put_bytes(b, n, 1);

@@ -54,17 +54,21 @@ static void step(replay_t *r, char op, const lpm_prefix *p, const char *tok, uin
     int rebuilt;
     lpm_err err;
     ck_assert_msg(lpm_upd_apply(r->u, op, p, tok, &rebuilt, &err) == 0, "%s", err.msg);
-    if (rebuilt) {
-        /* A rebuild swaps in a second copy as a whole. */
+    r->rebuilds += rebuilt;
+    if (rebuilt && lpm_image_copies(r->hw) == 1) {
+        /* No shadow copy: the table is reloaded in place. */
         lpm_image_free(r->hw);
         r->hw = lpm_image_clone(lpm_upd_image(r->u));
         ck_assert_ptr_nonnull(r->hw);
-        r->rebuilds++;
     } else {
+        /* Ordinary bubbles, or a rebuild's: writes into the shadow copy
+         * (nothing changes for lookups), then the swap (after). */
         const lpm_write *w;
         const lpm_bubble *b;
         size_t nw, nb;
         lpm_upd_last(r->u, &w, &nw, &b, &nb);
+        if (rebuilt)
+            ck_assert(nb >= 1 && b[nb - 1].flags == LPM_BUBBLE_SWAP && b[nb - 1].n == 0);
         for (size_t k = 0; k < nb; k++) {
             for (size_t i = b[k].first; i < b[k].first + b[k].n; i++) {
                 /* at most one write per stage in a bubble */
@@ -72,6 +76,8 @@ static void step(replay_t *r, char op, const lpm_prefix *p, const char *tok, uin
                     ck_assert_uint_ne(w[i].stage, w[i - 1].stage);
                 lpm_image_write(r->hw, w[i].stage, w[i].addr, w[i].word);
             }
+            if (b[k].flags & LPM_BUBBLE_SWAP)
+                lpm_image_swap(r->hw, lpm_image_active(lpm_upd_image(r->u)));
             r->bubbles++;
             for (size_t i = 0; i < n; i++) {
                 uint32_t got = lpm_image_lookup(r->hw, &a[i]);
@@ -91,14 +97,26 @@ static void step(replay_t *r, char op, const lpm_prefix *p, const char *tok, uin
         ck_assert_uint_eq(lpm_image_lookup(r->hw, &a[i]), after[i]);
 }
 
+/* Every word of both copies, and the copy lookups read, are the same. */
+static void same_memory(const lpm_image *a, const lpm_image *b)
+{
+    ck_assert_uint_eq(lpm_image_copies(a), lpm_image_copies(b));
+    ck_assert_uint_eq(lpm_image_active(a), lpm_image_active(b));
+    for (uint32_t i = 0; i < lpm_image_copies(a) << lpm_image_initial_stride(a); i++)
+        ck_assert_uint_eq(lpm_image_dit_entry(a, i), lpm_image_dit_entry(b, i));
+    for (unsigned s = 0; s < lpm_image_stages(a); s++)
+        for (uint32_t i = 0; i < lpm_image_copies(a) * lpm_image_stage_depth(a, s); i++)
+            ck_assert_uint_eq(lpm_image_word(a, s, i), lpm_image_word(b, s, i));
+}
+
 static void replay(const lpm_fib *base, const lpm_update *up, size_t nup, const lpm_fib *unh,
-                   const lpm_map_opts *o, const char *who)
+                   const lpm_map_opts *o, size_t every, const char *who)
 {
     lpm_image *img;
     lpm_err err;
     ck_assert_msg(lpm_map_build(&img, base, o, NULL, &err) == 0, "%s: %s", who, err.msg);
     replay_t r = { 0 };
-    lpm_upd_opts uo = { 1.10 };
+    lpm_upd_opts uo = { .rebalance_at = 1.10, .rebuild_every = every };
     ck_assert_msg(lpm_upd_new(&r.u, img, &uo, &err) == 0, "%s", err.msg);
     r.hw = lpm_image_clone(img);
     r.fib = (lpm_fib *)base;
@@ -121,6 +139,8 @@ static void replay(const lpm_fib *base, const lpm_update *up, size_t nup, const 
     ck_assert_int_eq(lpm_upd_sync_routes(r.u, NULL), 0);
     const lpm_image *fin = lpm_upd_image(r.u);
     ck_assert_int_eq(lpm_image_validate(fin, &err), 0);
+    if (lpm_image_copies(fin) == 2)
+        same_memory(fin, r.hw); /* the bubbles rebuilt exactly the updater's memory */
     ck_assert_uint_eq(lpm_image_route_count(fin), lpm_ref_count(r.ref));
     lpm_addr *a = mt_sample(base, 100000, 5);
     for (size_t i = 0; i < 100000; i++) {
@@ -164,7 +184,7 @@ START_TEST(test_linx_replay)
         lpm_map_opts_default(&o);
         o.kind = kinds[k];
         o.stages = kinds[k] == LPM_MAP_RING ? 24 : 0;
-        replay(&f, up, n, &unh, &o, kinds[k] == LPM_MAP_RING ? "linx on pfx2as v4, ring 24x8" : "linx, linear level");
+        replay(&f, up, n, &unh, &o, 0, kinds[k] == LPM_MAP_RING ? "linx on pfx2as v4, ring 24x8" : "linx, linear level");
     }
     free(up);
     lpm_fib_free(&unh);
@@ -191,7 +211,7 @@ START_TEST(test_random_updates_with_rebuilds)
             a.hi &= 0xFFFFFFFF00000000ULL;
             a.lo = 0;
         }
-        unsigned len = (unsigned)lpm_rng_below(&r, (w == 32 ? 28 : 64) + 1);
+        unsigned len = i == 0 ? (w == 32 ? 28 : 64) : (unsigned)lpm_rng_below(&r, (w == 32 ? 28 : 64) + 1);
         ck_assert_int_eq(lpm_prefix_make(&a, family, len, 1, &pool[i], NULL), 0);
         if (i < 200)
             ck_assert_int_eq(lpm_fib_add_tok(&f, &pool[i], "n0", 2, NULL), 0);
@@ -203,10 +223,13 @@ START_TEST(test_random_updates_with_rebuilds)
     o.stages = kind == LPM_MAP_RING || kind == LPM_MAP_RING_ADAPT ? 8 : 0;
     o.x = 4;
     o.stride = 2;
-    o.headroom_pct = 0;
-    o.nh_bits = 1;
-    /* Next hops n0..n9: the 1-bit field overflows, head room runs out, and
-     * deep prefixes need new linear stages. */
+    o.headroom_pct = 200;
+    o.nh_bits = 4;
+    o.copies = 2;
+    /* Next hops n0..n9; the pool's longest prefix is in the base table, so
+     * the hardware (stages, strides) holds every update. Rebuilds: when a
+     * stage's head room runs out (lazy deletes), a height image needs a
+     * later stage, or every 211th effective update. */
     lpm_update *up = malloc(3000 * sizeof *up);
     lpm_fib unh;
     lpm_fib_init(&unh);
@@ -221,7 +244,7 @@ START_TEST(test_random_updates_with_rebuilds)
     }
     char who[64];
     snprintf(who, sizeof who, "random IPv%d %s", family, lpm_map_kind_name(kind));
-    replay(&f, up, 3000, &unh, &o, who);
+    replay(&f, up, 3000, &unh, &o, 211, who);
     free(up);
     lpm_fib_free(&unh);
     lpm_fib_free(&f);
