@@ -26,8 +26,10 @@ record's kept fields and parameters: "{lpc:.3f} ({utilisation:.2f})",
 the row label, default the value), tol (cells compared as numbers within
 this absolute tolerance instead of as text; for rates that may move).
 
-    docs_tables.py render DOC... --results DIR [--exp NAME]...
+    docs_tables.py render DOC... --results DIR [--exp NAME]... [--partial]
                                                  rewrite the tables from DIR's records
+                                                 (--partial: leave a table that lacks
+                                                 records as it is, said, instead of stopping)
     docs_tables.py check DOC... --results DIR [--exp NAME]...
                                                  every cell whose record DIR holds
                                                  must equal the doc (exit 1 if not);
@@ -214,7 +216,7 @@ def tables(lines):
     return out
 
 
-def cmd_render(docs, d, only):
+def cmd_render(docs, d, only, partial=False):
     recs, defs = load_results(d)
     for doc in docs:
         lines = open(doc, encoding="utf-8").read().split("\n")
@@ -223,6 +225,9 @@ def cmd_render(docs, d, only):
                 continue
             head, align, body = render_table(doc, spec, recs, defs)
             missing = [(rl, k) for rl, cells in body for k, c in enumerate(cells) if c is None]
+            if missing and partial:
+                print("docs tables: %s:%d (%s): left as it is, %d cells have no record" % (doc, i + 1, spec["exp"], len(missing)))
+                continue
             if missing:
                 raise SystemExit("%s:%d: %s: %d cells have no record (first: row %s)" %
                                  (doc, i + 1, spec["exp"], len(missing), missing[0][0]))
@@ -377,7 +382,8 @@ def main(argv):
         return 2
     docs, d, only, args = [], None, [], argv[1:]
     present = "--present" in args
-    args = [a for a in args if a != "--present"]
+    partial = "--partial" in args
+    args = [a for a in args if a not in ("--present", "--partial")]
     while args:
         a = args.pop(0)
         if a in ("--results", "--exp", "--defs") and args:
@@ -397,7 +403,7 @@ def main(argv):
     if not d:
         print("docs_tables.py: --results DIR is required")
         return 2
-    return cmd_render(docs, d, only) if argv[0] == "render" else cmd_check(docs, d, only, present=present)
+    return cmd_render(docs, d, only, partial) if argv[0] == "render" else cmd_check(docs, d, only, present=present)
 
 
 if __name__ == "__main__":
