@@ -1,6 +1,6 @@
 /* The poptrie engine (docs/cpu-engines.md): a multiway trie after Asai and
  * Ohara's Poptrie (SIGCOMM 2015), written from the paper. The top s key
- * bits index a direct array (s = 18 for IPv4, 16 for IPv6). Below it, a
+ * bits index a direct array (s = 18 for IPv4, 24 for IPv6). Below it, a
  * node of 64 positions consumes 6 key bits and holds two 64-bit bitmaps:
  * `vec` marks the positions that continue into a child, `leafvec` the
  * positions where a new run of equal leaves begins. A node's children are
@@ -15,8 +15,8 @@
  * whose prefixes all carry the next hop it inherits is a leaf, not a
  * node.
  *
- * IPv4 levels take 6 bits (18, 24, 30). IPv6 levels take 8 bits (16, 24,
- * ..., 120: a /32 ends on the second level, a /48 on the fourth): a level
+ * IPv4 levels take 6 bits (18, 24, 30). IPv6 levels take 8 bits (24, 32,
+ * ..., 120: a /32 ends on the first level, a /48 on the third): a level
  * node is then 4 consecutive 64-position nodes, the top 2 of its 8 bits
  * pick one, and children are counted in whole level nodes.
  *
@@ -32,6 +32,14 @@
 #include "poptrie_rib.h"
 
 #define LPM_PT_DIR_NODE 0x80000000u  /* direct entry: node index follows */
+
+/* Direct-pointing bits: IPv4 18 (a 1 MiB array, then one 6-bit level to
+ * /24); IPv6 24, so that 8-bit levels end on /32, /40 and /48, where most
+ * IPv6 prefixes are, one level fewer for each than from 16. */
+#ifndef LPM_PT_S6
+#define LPM_PT_S6 24
+#endif
+#define LPM_PT_S4 18
 
 #define LPM_PT_LEAF_BYTES 40   /* leaves kept in the node: 10 of 32 bits or 20 of 16 */
 #define LPM_PT_NH16_MAX 0x7FFE /* 16-bit leaves hold next hops up to this; 0xFFFF: none */

@@ -111,7 +111,7 @@ int lpm_pt_init(lpm_poptrie *t, int family, unsigned lw, lpm_err *err)
     t->family = family;
     t->lw = lw;
     t->inl = LPM_PT_LEAF_BYTES / lw;
-    t->s = family == LPM_AF_INET ? 18 : 16;
+    t->s = family == LPM_AF_INET ? LPM_PT_S4 : LPM_PT_S6;
     t->k = family == LPM_AF_INET ? 6 : 8;
     t->seg = 1u << (t->k - 6);
     t->dir = lpm_cpu_big_alloc(((size_t)1 << t->s) * sizeof *t->dir);
