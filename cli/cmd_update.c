@@ -5,9 +5,9 @@
 
 #include "cli.h"
 #include "cmd.h"
-#include "../mapper/image_int.h"
 #include "../core/trace.h"
 #include "../core/updates_load.h"
+#include "../mapper/image.h"
 #include "../mapper/map.h"
 #include "../mapper/update.h"
 
@@ -18,7 +18,7 @@ static void help(FILE *fp)
     fprintf(fp,
             "usage: lpmpipe update --image IMG --updates U [-o IMG2] [--bubbles FILE]\n"
             "                      [--rebalance-at F] [--rebuild-every N] [--peer ADDR]\n"
-            "                      [--mask-host-bits] [--json]\n"
+            "                      [--max-updates N] [--mask-host-bits] [--json]\n"
             "\n"
             "Applies announce/withdraw updates to the image offline: changed words are\n"
             "placed in head room and become writes (stage, address, word) packed into\n"
@@ -37,6 +37,8 @@ static void help(FILE *fp)
             "  --rebuild-every N    also rebuild after every N effective updates (to measure\n"
             "                       or test rebuilds; default 0: only when needed)\n"
             "  --peer ADDR          bgpdump update traces: this peer's updates\n"
+            "  --max-updates N      read only the trace's first N updates (A/W lines of the\n"
+            "                       peer, or a|w lines; N >= 1) and stop reading there\n"
             "  --mask-host-bits     clear host bits of update prefixes instead of refusing\n"
             "                       the line (as the table readers' option does)\n"
             "  --json               the report as one JSON object\n");
@@ -74,6 +76,7 @@ typedef struct run_info {
     uint64_t memory_bits, shadow_bits;
     unsigned copies;
     size_t stopped_at;            /* the update that could not be compiled (0: none) */
+    lpm_map_report given;         /* the image as loaded, before the updates */
 } run_info;
 
 static void report(FILE *fp, const lpm_upd_stats *s, const lpm_image *img, const run_info *ri, int json)
@@ -99,7 +102,9 @@ static void report(FILE *fp, const lpm_upd_stats *s, const lpm_image *img, const
                (unsigned long long)ri->shadow_bits, ri->stopped_at, secs, ups, s->dit_writes);
         for (unsigned i = 0; i < lpm_image_stages(img); i++)
             fprintf(fp, "%s%zu", i ? "," : "", s->stage_writes[i]);
-        fprintf(fp, "]}\n");
+        fprintf(fp, "],\"image\":{\"words_used\":%llu,\"words_allocated\":%llu,\"memory_bits\":%llu,\"shadow_bits\":%llu}}\n",
+                (unsigned long long)ri->given.words_used, (unsigned long long)ri->given.words_alloc,
+                (unsigned long long)ri->given.memory_bits, (unsigned long long)ri->given.shadow_bits);
         return;
     }
     fprintf(fp, "%-26s %zu (%zu announce, %zu withdraw, %zu no-op)\n", "updates", s->updates, s->announces, s->withdraws,
@@ -132,7 +137,7 @@ static void report(FILE *fp, const lpm_upd_stats *s, const lpm_image *img, const
 
 int lpm_cmd_update(int argc, char **argv)
 {
-    enum { O_IMAGE = LPM_OPT_FIRST_FREE, O_UPDATES, O_BUBBLES, O_REBAL, O_PEER, O_JSON, O_EVERY };
+    enum { O_IMAGE = LPM_OPT_FIRST_FREE, O_UPDATES, O_BUBBLES, O_REBAL, O_PEER, O_JSON, O_EVERY, O_MAX };
     static const struct option lo[] = {
         { "image", required_argument, 0, O_IMAGE },
         { "updates", required_argument, 0, O_UPDATES },
@@ -140,6 +145,7 @@ int lpm_cmd_update(int argc, char **argv)
         { "rebalance-at", required_argument, 0, O_REBAL },
         { "peer", required_argument, 0, O_PEER },
         { "rebuild-every", required_argument, 0, O_EVERY },
+        { "max-updates", required_argument, 0, O_MAX },
         { "mask-host-bits", no_argument, 0, LPM_OPT_MASK_HOST },
         { "json", no_argument, 0, O_JSON },
         { "output", required_argument, 0, 'o' },
@@ -149,6 +155,7 @@ int lpm_cmd_update(int argc, char **argv)
     const char *image = NULL, *updates = NULL, *bubbles = NULL, *outp = NULL, *peer = NULL;
     lpm_upd_opts uo = { .rebalance_at = 1.10 };
     int json = 0, mask_host = 0, c;
+    uint64_t max_updates = 0;
     optind = 1;
     while ((c = lpm_cli_getopt(cmd, argc, argv, "ho:", lo)) != -1) {
         switch (c) {
@@ -171,6 +178,10 @@ int lpm_cmd_update(int argc, char **argv)
             uo.rebuild_every = (size_t)v;
             break;
         }
+        case O_MAX:
+            if (lpm_cli_u64(cmd, "--max-updates", optarg, 1, 1ULL << 40, &max_updates))
+                return 2;
+            break;
         case LPM_OPT_MASK_HOST: mask_host = 1; break;
         case O_JSON: json = 1; break;
         case 'o': outp = optarg; break;
@@ -197,18 +208,22 @@ int lpm_cmd_update(int argc, char **argv)
         lpm_cli_error(cmd, "%s", err.msg);
         return rc;
     }
+    run_info ri;
+    memset(&ri, 0, sizeof ri);
+    lpm_map_report_image(img, &ri.given);
     /* Next hops of the trace are interned after the image's own, so one
      * index space serves both. */
     lpm_fib fib;
     lpm_fib_init(&fib);
-    fib.family = img->family;
-    for (size_t i = 0; i < img->nh.n; i++)
-        lpm_nhtab_intern(&fib.nh, img->nh.name[i], strlen(img->nh.name[i]));
+    fib.family = lpm_image_family(img);
+    const lpm_nhtab *inh = lpm_image_nhtab(img);
+    for (size_t i = 0; i < inh->n; i++)
+        lpm_nhtab_intern(&fib.nh, inh->name[i], strlen(inh->name[i]));
     lpm_update *up = NULL;
     size_t n = 0;
     lpm_upd *u = NULL;
     FILE *bf = NULL;
-    if ((rc = lpm_updates_load_ex(updates, &fib, peer, mask_host, &up, &n, NULL, 0, &err))) {
+    if ((rc = lpm_updates_load_max(updates, &fib, peer, mask_host, (size_t)max_updates, &up, &n, NULL, 0, &err))) {
         lpm_cli_error(cmd, "%s", err.msg);
         goto out;
     }
@@ -220,15 +235,16 @@ int lpm_cmd_update(int argc, char **argv)
     if (bubbles) {
         if (!(bf = lpm_cli_open_out(cmd, bubbles, &rc)))
             goto out;
+        lpm_image_info in;
+        lpm_image_info_of(img, &in);
         fprintf(bf, "# lpmpipe bubbles v2: IPv%d %s, %u stages, word %u bits, DIT entry %u bits, %u cop%s\n",
-                img->family, img->ring ? "ring" : "linear", img->stages, img->word_bits, img->dit_bits, img->copies,
-                img->copies == 1 ? "y" : "ies");
+                in.family, in.ring ? "ring" : "linear", in.stages, in.word_bits, in.dit_bits, in.copies,
+                in.copies == 1 ? "y" : "ies");
         /* What the readers check against the image they are given. */
         fprintf(bf, "H bubbles=2 family=%d arch=%s stages=%u x=%u word_bits=%u dit_bits=%u copies=%u image_crc=%08x\n",
-                img->family, img->ring ? "ring" : "linear", img->stages, img->x, img->word_bits, img->dit_bits,
-                img->copies, (unsigned)lpm_image_file_crc(img));
+                in.family, in.ring ? "ring" : "linear", in.stages, in.x, in.word_bits, in.dit_bits, in.copies,
+                (unsigned)lpm_image_file_crc(img));
     }
-    run_info ri = { 0 };
     size_t bubble_no = 0;
     for (size_t i = 0; i < n && !rc; i++) {
         const char *tok = up[i].op == 'a' ? lpm_nhtab_name(&fib.nh, up[i].nh) : NULL;
@@ -241,7 +257,7 @@ int lpm_cmd_update(int argc, char **argv)
             ri.stopped_at = i + 1;
             break;
         }
-        if (rebuilt && bf && img->copies == 1) {
+        if (rebuilt && bf && lpm_image_copies(img) == 1) {
             lpm_cli_error(cmd, "%s: update %zu needs a rebuild (%s) and %s has no shadow copy to send it into as "
                                "bubbles: map with --shadow (or more --headroom); the bubble file stops before it",
                           updates, i + 1, lpm_rebuild_reason_name(lpm_upd_last_reason(u)), image);

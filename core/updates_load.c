@@ -82,8 +82,8 @@ static int plain_line(char *s, size_t len, int mask_host, lpm_update *u, const c
     return 0;
 }
 
-int lpm_updates_load_ex(const char *path, lpm_fib *fib, const char *peer_addr, int mask_host,
-                        lpm_update **out, size_t *nout, char *peer_out, size_t peer_size, lpm_err *err)
+int lpm_updates_load_max(const char *path, lpm_fib *fib, const char *peer_addr, int mask_host, size_t max,
+                         lpm_update **out, size_t *nout, char *peer_out, size_t peer_size, lpm_err *err)
 {
     *out = NULL;
     *nout = 0;
@@ -105,11 +105,11 @@ int lpm_updates_load_ex(const char *path, lpm_fib *fib, const char *peer_addr, i
     lpm_fib_opts fo;
     lpm_fib_opts_default(&fo);
     vec v = { 0 };
-    int family = fib->family, r;
+    int family = fib->family, r = 0;
     char *line;
     size_t len;
     char why[sizeof(lpm_err)];
-    while ((r = lpm_input_getline(in, &line, &len, err)) == 1) {
+    while ((max == 0 || v.n < max) && (r = lpm_input_getline(in, &line, &len, err)) == 1) {
         size_t i = 0;
         while (i < len && (line[i] == ' ' || line[i] == '\t'))
             i++;
@@ -196,6 +196,12 @@ int lpm_updates_load_ex(const char *path, lpm_fib *fib, const char *peer_addr, i
     *out = v.u;
     *nout = v.n;
     return LPM_OK;
+}
+
+int lpm_updates_load_ex(const char *path, lpm_fib *fib, const char *peer_addr, int mask_host,
+                        lpm_update **out, size_t *n, char *peer_out, size_t peer_size, lpm_err *err)
+{
+    return lpm_updates_load_max(path, fib, peer_addr, mask_host, 0, out, n, peer_out, peer_size, err);
 }
 
 int lpm_updates_load(const char *path, lpm_fib *fib, const char *peer_addr,

@@ -12,4 +12,12 @@
 int lpm_updates_load_ex(const char *path, lpm_fib *fib, const char *peer_addr, int mask_host,
                         lpm_update **out, size_t *n, char *peer_out, size_t peer_size, lpm_err *err);
 
+/* The same, stopping after the first max update records (0: all): A and W
+ * lines of the chosen peer, or plain a|w lines; comments, blank lines,
+ * STATE lines and other peers' lines do not count. The rest of the file is
+ * not read, so this gives what a copy of the file cut after its max-th
+ * update gives (lpmpipe update --max-updates). */
+int lpm_updates_load_max(const char *path, lpm_fib *fib, const char *peer_addr, int mask_host, size_t max,
+                         lpm_update **out, size_t *n, char *peer_out, size_t peer_size, lpm_err *err);
+
 #endif

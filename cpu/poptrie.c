@@ -37,11 +37,11 @@ static ALWAYS_INLINE void v6_start(const lpm_poptrie *t, const lpm_addr *a, uint
     unsigned cnt = 0;
     for (unsigned i = 0; i < m; i++) {
         if (i < mahead)
-            __builtin_prefetch(&t->dir[ahead[i].hi >> 48]);
-        uint32_t d = t->dir[a[i].hi >> 48], isnode = d >> 31;
+            __builtin_prefetch(lpm_pt_v6_entry(t, ahead[i].hi));
+        uint32_t d = *lpm_pt_v6_entry(t, a[i].hi), isnode = d >> 31;
         uint32_t x = d & ~LPM_PT_DIR_NODE & -isnode;
         nh[i] = d - 1;
-        __builtin_prefetch(&t->nodes[x + (unsigned)(a[i].hi >> 46 & 3)]);
+        __builtin_prefetch(&t->nodes[x + (unsigned)(a[i].hi >> (62 - LPM_PT_S6) & 3)]);
         g->idx[0][cnt] = x;
         g->lane[0][cnt] = (uint8_t)i;
         g->end[i] = x;
@@ -57,7 +57,7 @@ static ALWAYS_INLINE void v6_walk(const lpm_poptrie *t, const lpm_addr *a, uint3
     const lpm_pt_node *nodes = t->nodes;
     const uint64_t *key = (const uint64_t *)a; /* hi, lo of lane i at 2i, 2i+1 */
     unsigned cnt = g->cnt, cur = 0;
-    for (unsigned o = 16; cnt; o += V6_K, cur ^= 1) {
+    for (unsigned o = LPM_PT_S6; cnt; o += V6_K, cur ^= 1) {
         /* The next level's segment is known from the key: prefetch that
          * 64-byte node only. (Past bit 127 it reads 0: a harmless line.) */
         const uint64_t *kw = key + (o >= 64), *kn = key + (o + V6_K >= 64);
@@ -299,13 +299,13 @@ static int op_del(void *s, const lpm_prefix *p, lpm_err *err)
 static size_t op_memory(const void *s)
 {
     const lpm_poptrie *t = s;
-    return ((size_t)1 << t->s) * sizeof *t->dir + (t->nused - t->nfree_elems) * sizeof(lpm_pt_node) +
+    return ((size_t)1 << t->s) * sizeof *t->dir + (t->top ? ((size_t)1 << 16) * sizeof *t->top : 0) + (t->nused - t->nfree_elems) * sizeof(lpm_pt_node) +
            (t->lused - t->lfree_elems) * t->lw;
 }
 
 const lpm_engine_ops lpm_engine_poptrie = {
     .name = "poptrie",
-    .summary = "Poptrie: 2^18 (IPv6 2^16) direct array, 64-way popcount nodes, compressed leaves",
+    .summary = "Poptrie: 2^18 (IPv6 2^24) direct array, 64-way popcount nodes, compressed leaves",
     .families = LPM_ENGINE_V4 | LPM_ENGINE_V6,
     .build = op_build,
     .lookup = op_lookup,

@@ -1,6 +1,6 @@
 /* The poptrie engine (docs/cpu-engines.md): a multiway trie after Asai and
  * Ohara's Poptrie (SIGCOMM 2015), written from the paper. The top s key
- * bits index a direct array (s = 18 for IPv4, 16 for IPv6). Below it, a
+ * bits index a direct array (s = 18 for IPv4, 24 for IPv6). Below it, a
  * node of 64 positions consumes 6 key bits and holds two 64-bit bitmaps:
  * `vec` marks the positions that continue into a child, `leafvec` the
  * positions where a new run of equal leaves begins. A node's children are
@@ -15,8 +15,8 @@
  * whose prefixes all carry the next hop it inherits is a leaf, not a
  * node.
  *
- * IPv4 levels take 6 bits (18, 24, 30). IPv6 levels take 8 bits (16, 24,
- * ..., 120: a /32 ends on the second level, a /48 on the fourth): a level
+ * IPv4 levels take 6 bits (18, 24, 30). IPv6 levels take 8 bits (24, 32,
+ * ..., 120: a /32 ends on the first level, a /48 on the third): a level
  * node is then 4 consecutive 64-position nodes, the top 2 of its 8 bits
  * pick one, and children are counted in whole level nodes.
  *
@@ -32,6 +32,14 @@
 #include "poptrie_rib.h"
 
 #define LPM_PT_DIR_NODE 0x80000000u  /* direct entry: node index follows */
+
+/* Direct-pointing bits: IPv4 18 (a 1 MiB array, then one 6-bit level to
+ * /24); IPv6 24, so that 8-bit levels end on /32, /40 and /48, where most
+ * IPv6 prefixes are, one level fewer for each than from 16. */
+#ifndef LPM_PT_S6
+#define LPM_PT_S6 24
+#endif
+#define LPM_PT_S4 18
 
 #define LPM_PT_LEAF_BYTES 40   /* leaves kept in the node: 10 of 32 bits or 20 of 16 */
 #define LPM_PT_NH16_MAX 0x7FFE /* 16-bit leaves hold next hops up to this; 0xFFFF: none */
@@ -58,6 +66,13 @@ struct lpm_poptrie {
     /* Direct array: LPM_PT_DIR_NODE | node index, or next hop + 1 (0: no
      * route), so a leaf answers with one subtraction. */
     uint32_t *dir;
+    /* IPv6 only (else NULL): 2^16 entries, one per /16: the direct entry
+     * (a leaf) that all 256 direct entries under it share, or
+     * LPM_PT_DIR_NODE: read the direct array. Batches read it first, so
+     * that traffic outside the table's /24s (uniform addresses, most of
+     * them in no route) stays in a 256 KiB array instead of missing the
+     * cache in the 64 MiB one. */
+    uint32_t *top;
     lpm_pt_node *nodes;
     unsigned lw, inl;         /* leaf width in bytes (2 or 4), leaves inline */
     void *leaves;             /* external leaves, lw bytes each */
@@ -97,6 +112,16 @@ static inline __attribute__((always_inline)) void lpm_pt_v4_pass_a(const lpm_pop
         D[i] = d;
         __builtin_prefetch(&t->nodes[d & ~LPM_PT_DIR_NODE & -(d >> 31)]);
     }
+}
+
+/* IPv6: where the direct entry of key word hi is read: the top array's
+ * entry when it answers for its whole /16, else the direct array's (a
+ * select, not a branch). */
+static inline __attribute__((always_inline)) const uint32_t *lpm_pt_v6_entry(const lpm_poptrie *t, uint64_t hi)
+{
+    const uint32_t *tp = &t->top[hi >> 48];
+    uintptr_t a = (uintptr_t)tp, b = (uintptr_t)&t->dir[hi >> (64 - LPM_PT_S6)];
+    return (const uint32_t *)(a ^ ((a ^ b) & -(uintptr_t)(*tp >> 31)));
 }
 
 /* Allocates the pools and direct array of an empty trie with leaves of lw

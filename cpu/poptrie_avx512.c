@@ -16,7 +16,7 @@
 #include <immintrin.h>
 
 #define AVX512 __attribute__((target("avx512f,avx512dq,avx512vl,avx512bw,avx512vpopcntdq,popcnt,bmi2")))
-#define GRP 64
+#define GRP 32   /* 64 put more prefetches in flight than the core keeps (docs/cpu-engines.md) */
 
 int lpm_pt_avx512_usable(void)
 {
@@ -138,7 +138,7 @@ AVX512 void lpm_pt_batch_v4_avx512(const lpm_poptrie *t, const lpm_addr *a, uint
  * before, notes where each lane is, and prefetches the exact 64-byte node
  * each lane needs next (its segment is known from the key); a last pass
  * gathers the leaves. Pass A (direct entries) is scalar, one group ahead. */
-#define GRP6 256   /* long walks: a level of 256 lanes hides the next one's misses */
+#define GRP6 128  /* long walks: a level of 128 lanes hides the next one's misses (64 and 256: within noise, docs/cpu-engines.md) */
 
 typedef struct v6_lanes {
     uint32_t x[GRP6];       /* level node of each lane (0 once ended) */
@@ -153,14 +153,14 @@ static inline void v6_pass_a(const lpm_poptrie *t, const lpm_addr *a, const lpm_
 {
     for (unsigned i = 0; i < GRP6; i++) {
         if (i < mahead)
-            __builtin_prefetch(&t->dir[ahead[i].hi >> 48]);
-        uint32_t d = t->dir[a[i].hi >> 48], isnode = d >> 31;
+            __builtin_prefetch(lpm_pt_v6_entry(t, ahead[i].hi));
+        uint32_t d = *lpm_pt_v6_entry(t, a[i].hi), isnode = d >> 31;
         uint32_t x = d & ~LPM_PT_DIR_NODE & -isnode;
         L->d[i] = d;
         L->x[i] = x;
         L->end[i] = 0;
         L->endv[i] = 0;
-        __builtin_prefetch(&t->nodes[x + (unsigned)(a[i].hi >> 46 & 3)]);
+        __builtin_prefetch(&t->nodes[x + (unsigned)(a[i].hi >> (62 - LPM_PT_S6) & 3)]);
     }
     for (unsigned j = 0; j < GRP6 / 8; j++) {
         __mmask8 k = 0;
@@ -183,7 +183,7 @@ static inline __attribute__((always_inline)) AVX512 void v6_walk(const lpm_poptr
 {
     const char *nodes = (const char *)t->nodes;
     const __m512i one = _mm512_set1_epi64(1), two = _mm512_set1_epi64(2), n63 = _mm512_set1_epi64(63);
-    for (unsigned o = 16, any = 1; any && o < 128; o += 8) {
+    for (unsigned o = LPM_PT_S6, any = 1; any && o < 128; o += 8) {
         any = 0;
         for (unsigned j = 0; j < GRP6 / 8; j++) {
             __mmask8 k = L->live[j];
@@ -211,10 +211,12 @@ static inline __attribute__((always_inline)) AVX512 void v6_walk(const lpm_poptr
                 __m512i wn = o + 8 >= 64 ? key_word(a + 8 * j, 1) : w;
                 __m512i pf = _mm512_add_epi64(c, _mm512_srli_epi64(
                     _mm512_sll_epi64(wn, _mm_cvtsi32_si128((int)((o + 8) & 63))), 62));
+                /* All eight, unconditionally (ended lanes fetch node 0):
+                 * a loop over the live ones mispredicts its exit. */
                 uint64_t q[8];
-                _mm512_storeu_si512((void *)q, pf);
-                for (unsigned g = go; g; g &= g - 1)
-                    __builtin_prefetch(nodes + (q[__builtin_ctz(g)] << 6));
+                _mm512_storeu_si512((void *)q, _mm512_maskz_slli_epi64(go, pf, 6));
+                for (unsigned g = 0; g < 8; g++)
+                    __builtin_prefetch(nodes + q[g]);
             }
         }
     }

@@ -28,11 +28,14 @@ void lpm_map_report_image(const lpm_image *img, lpm_map_report *r)
     r->dit_entries = 1ULL << img->x;
     r->dit_bits_total = r->dit_entries * img->dit_bits;
     /* The shadow copy doubles the memories and widens every address by
-     * the one bit that tells the copies apart. */
-    uint64_t maxd = 1;
-    for (unsigned s = 0; s < img->stages; s++)
-        maxd = img->depth[s] > maxd ? img->depth[s] : maxd;
-    unsigned ab1 = lpm_ceil_log2(maxd) ? lpm_ceil_log2(maxd) : 1, wide = img->fmt.addr_bits - ab1;
+     * the one bit that tells the copies apart: addresses are block indexes,
+     * sized as map.c sizes them for one copy. */
+    unsigned ab1 = 1;
+    for (unsigned s = 0; s < img->stages; s++) {
+        unsigned b = lpm_ceil_log2((uint64_t)img->depth[s] >> img->stride[s]);
+        ab1 = b > ab1 ? b : ab1;
+    }
+    unsigned wide = img->fmt.addr_bits > ab1 ? img->fmt.addr_bits - ab1 : 0;
     r->copies = img->copies;
     r->memory_bits = img->copies * (r->words_alloc * img->word_bits + r->dit_bits_total);
     uint64_t one = r->words_alloc * (img->word_bits - (img->copies > 1 ? wide : 0)) +

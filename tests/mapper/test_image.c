@@ -302,6 +302,39 @@ START_TEST(test_block_index_layout)
 }
 END_TEST
 
+/* shadow_bits is what the shadow copy adds: the image with it less
+ * shadow_bits is the one-copy image of the same table, at every stride
+ * (addresses are block indexes, so the one-copy width depends on K). */
+START_TEST(test_shadow_bits)
+{
+    static const unsigned strides[] = { 1, 3 };
+    for (size_t i = 0; i < 2; i++) {
+        lpm_fib f;
+        small_table(&f);
+        lpm_map_opts o;
+        lpm_map_opts_default(&o);
+        o.stages = 4;
+        o.x = 4;
+        o.stride = strides[i];
+        lpm_map_report one, two;
+        lpm_image *a, *b;
+        lpm_err err;
+        ck_assert_msg(lpm_map_build(&a, &f, &o, &one, &err) == 0, "%s", err.msg);
+        o.copies = 2;
+        ck_assert_msg(lpm_map_build(&b, &f, &o, &two, &err) == 0, "%s", err.msg);
+        ck_assert_uint_eq(one.shadow_bits, 0);
+        ck_assert_uint_gt(two.shadow_bits, 0);
+        ck_assert_msg(two.memory_bits - two.shadow_bits == one.memory_bits,
+                      "stride %u: %llu bits with the shadow, %llu of them for it, %llu without", strides[i],
+                      (unsigned long long)two.memory_bits, (unsigned long long)two.shadow_bits,
+                      (unsigned long long)one.memory_bits);
+        lpm_image_free(a);
+        lpm_image_free(b);
+        lpm_fib_free(&f);
+    }
+}
+END_TEST
+
 int main(void)
 {
     snprintf(path, sizeof path, "/tmp/lpmpipe-test-image-%d.lpi", (int)getpid());
@@ -311,6 +344,7 @@ int main(void)
     tcase_add_test(t, test_bad_files);
     tcase_add_test(t, test_validate_in_memory);
     tcase_add_test(t, test_block_index_layout);
+    tcase_add_test(t, test_shadow_bits);
     suite_add_tcase(s, t);
     int rc = tu_run(s);
     unlink(path);
