@@ -86,6 +86,47 @@ enum {
  * value (message printed). */
 int lpm_cli_fib_option(const char *cmd, int c, const char *arg, lpm_fib_opts *o);
 
+/* The request options (docs/cli.md, "Options every command that makes
+ * lookups takes"): --trace FILE, --gen KIND (--kind KIND is the same
+ * option, the older spelling), --count N, --seed S. A command sets its
+ * defaults with lpm_cli_req_init, adds LPM_CLI_REQ_LONGOPTS (or
+ * LPM_CLI_GEN_LONGOPTS, without --trace) to its option table, hands codes
+ * to lpm_cli_req_option, checks the kind with lpm_cli_req_kind where it
+ * wants the message, and prints lpm_cli_req_help in its --help. */
+enum { LPM_OPT_TRACE = 0x1080, LPM_OPT_GEN, LPM_OPT_KIND, LPM_OPT_COUNT, LPM_OPT_SEED };
+#define LPM_CLI_GEN_LONGOPTS                                           \
+    { "gen", required_argument, 0, LPM_OPT_GEN },                      \
+    { "kind", required_argument, 0, LPM_OPT_KIND },                    \
+    { "count", required_argument, 0, LPM_OPT_COUNT },                  \
+    { "seed", required_argument, 0, LPM_OPT_SEED }
+#define LPM_CLI_REQ_LONGOPTS                                           \
+    { "trace", required_argument, 0, LPM_OPT_TRACE }, LPM_CLI_GEN_LONGOPTS
+
+typedef struct lpm_cli_req {
+    const char *trace;     /* --trace FILE; NULL: none */
+    const char *gen;       /* --gen / --kind as given; NULL: none */
+    const char *gen_opt;   /* the spelling given ("--gen" or "--kind"), for messages */
+    int kind;              /* the kind (a list: the first); the default until checked; -1: none */
+    uint64_t count, seed;
+    int gen_set;           /* --gen, --count or --seed given */
+    /* the command's own settings (lpm_cli_req_init; flags may be set after) */
+    uint64_t count_def, count_max;
+    int kind_def;          /* -1: no default (--trace or --gen is needed) */
+    int list;              /* --gen takes K[,K...] (bench cpu) */
+    int no_trace;          /* the command writes traces, reads none (trace gen) */
+    unsigned help_width;   /* the help's option column (0: 19, as most commands') */
+} lpm_cli_req;
+/* count 0: --count must be given (the command checks). */
+void lpm_cli_req_init(lpm_cli_req *r, int kind, uint64_t count, uint64_t count_max);
+/* 1 when c was a request option (handled), 0 when not, -1 on a bad value
+ * (message printed). */
+int lpm_cli_req_option(const char *cmd, int c, const char *arg, lpm_cli_req *r);
+/* The kind(s) --gen named, checked (each of a list); r->kind set. 0, or -1
+ * after "--gen: unknown kind 'x' (uniform, ...)" (the spelling given). */
+int lpm_cli_req_kind(const char *cmd, lpm_cli_req *r);
+/* The options' help lines, with this command's defaults. */
+void lpm_cli_req_help(FILE *fp, const lpm_cli_req *r);
+
 /* Loads a FIB and reports on stderr what the user must know (duplicates
  * replaced, lines skipped, peer chosen). Returns the exit status. */
 int lpm_cli_load_fib(const char *cmd, const char *path, const lpm_fib_opts *o, lpm_fib *f);

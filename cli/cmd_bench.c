@@ -40,9 +40,7 @@ typedef struct bench_opts {
     const char *fib_path;
     lpm_fib_opts fo;
     const char *engines;     /* comma list or "all" */
-    const char *trace_path;  /* or generated: */
-    int kind;
-    uint64_t count, seed;
+    lpm_cli_req req;         /* --trace FILE, or generated: --gen, --count, --seed */
     unsigned repeat;
     int json;
     const char *strides;     /* multibit strides spec, NULL: default */
@@ -75,10 +73,16 @@ typedef struct bench_ctx {
     lpm_ref *ref;
 } bench_ctx;
 
+/* bench's request options: random-match unless --trace, in memory. */
+static void req_init(lpm_cli_req *r)
+{
+    lpm_cli_req_init(r, LPM_TRACE_RANDOM_MATCH, 1000000, 100000000);
+}
+
 static void help(FILE *fp)
 {
     fprintf(fp,
-            "usage: lpmpipe bench --fib F [--engines LIST|all] [--trace FILE | --kind KIND\n"
+            "usage: lpmpipe bench --fib F [--engines LIST|all] [--trace FILE | --gen KIND\n"
             "                     --count N --seed S] [--repeat R] [--strides S] [--json]\n"
             "                     [FIB options]\n"
             "       lpmpipe bench cpu|update-cost ... [--threads T] [--model M] [--peer dpdk]\n"
@@ -91,11 +95,11 @@ static void help(FILE *fp)
             "\n"
             "  --fib F             the table (any format lpmpipe fib reads)\n"
             "  --engines LIST      comma-separated engine names, or all (default: all\n"
-            "                      engines that support the table's family)\n"
-            "  --trace FILE        addresses from FILE (lpmpipe trace gen writes them)\n"
-            "  --kind KIND         generated trace: uniform, random-match (default), table, zipf\n"
-            "  --count N           generated addresses (default 1000000)\n"
-            "  --seed S            generator seed (default 1)\n"
+            "                      engines that support the table's family)\n");
+    lpm_cli_req r;
+    req_init(&r);
+    lpm_cli_req_help(fp, &r);
+    fprintf(fp,
             "  --repeat R          timed runs per engine, the median is reported (default 5)\n"
             "  --strides S         multibit strides: 16-8-8, optimal:K, gamt:K or gamt:K:T\n"
             "                      (default: the engine's, see docs/tries.md)\n"
@@ -218,11 +222,11 @@ static void print_table(FILE *fp, const bench_ctx *c, const bench_row *rows, siz
 {
     fprintf(fp, "table %s: IPv%d, %zu prefixes, parsed in %.3f s\n", c->o->fib_path, c->fib.family,
             c->fib.n, c->parse_s);
-    if (c->o->trace_path)
-        fprintf(fp, "trace %s: %zu addresses; %u runs each, median\n", c->o->trace_path, c->n, c->o->repeat);
+    if (c->o->req.trace)
+        fprintf(fp, "trace %s: %zu addresses; %u runs each, median\n", c->o->req.trace, c->n, c->o->repeat);
     else
-        fprintf(fp, "trace %s, %zu addresses, seed %llu; %u runs each, median\n", lpm_trace_kind_name(c->o->kind),
-                c->n, (unsigned long long)c->o->seed, c->o->repeat);
+        fprintf(fp, "trace %s, %zu addresses, seed %llu; %u runs each, median\n", lpm_trace_kind_name(c->o->req.kind),
+                c->n, (unsigned long long)c->o->req.seed, c->o->repeat);
     fprintf(fp, "%-18s %10s %12s %12s %12s %6s %10s %12s  %s\n", "engine", "build_s", "memory_MiB", "Mlookups/s",
             "M/cpu_s", "batch", "mismatch", "peak_RSS_MiB", "detail");
     for (size_t i = 0; i < nrows; i++) {
@@ -257,11 +261,11 @@ static void print_json(FILE *fp, const bench_ctx *c, const bench_row *rows, size
     fprintf(fp, "{\"fib\":");
     json_str(fp, c->o->fib_path);
     fprintf(fp, ",\"family\":%d,\"prefixes\":%zu,\"parse_s\":%.6f,\"trace\":{", c->fib.family, c->fib.n, c->parse_s);
-    if (c->o->trace_path) {
+    if (c->o->req.trace) {
         fprintf(fp, "\"file\":");
-        json_str(fp, c->o->trace_path);
+        json_str(fp, c->o->req.trace);
     } else {
-        fprintf(fp, "\"kind\":\"%s\",\"seed\":%llu", lpm_trace_kind_name(c->o->kind), (unsigned long long)c->o->seed);
+        fprintf(fp, "\"kind\":\"%s\",\"seed\":%llu", lpm_trace_kind_name(c->o->req.kind), (unsigned long long)c->o->req.seed);
     }
     fprintf(fp, ",\"count\":%zu},\"repeat\":%u,\"engines\":[", c->n, c->o->repeat);
     for (size_t i = 0; i < nrows; i++) {
@@ -326,14 +330,11 @@ static int pick_engines(const bench_opts *o, int family, bench_row *rows, size_t
 
 static int parse_args(int argc, char **argv, bench_opts *o)
 {
-    enum { O_FIB = LPM_OPT_FIRST_FREE, O_ENGINES, O_TRACE, O_KIND, O_COUNT, O_SEED, O_REPEAT, O_JSON, O_STRIDES };
+    enum { O_FIB = LPM_OPT_FIRST_FREE, O_ENGINES, O_REPEAT, O_JSON, O_STRIDES };
     static const struct option lo[] = {
         { "fib", required_argument, 0, O_FIB },
         { "engines", required_argument, 0, O_ENGINES },
-        { "trace", required_argument, 0, O_TRACE },
-        { "kind", required_argument, 0, O_KIND },
-        { "count", required_argument, 0, O_COUNT },
-        { "seed", required_argument, 0, O_SEED },
+        LPM_CLI_REQ_LONGOPTS,
         { "repeat", required_argument, 0, O_REPEAT },
         { "json", no_argument, 0, O_JSON },
         { "strides", required_argument, 0, O_STRIDES },
@@ -343,14 +344,14 @@ static int parse_args(int argc, char **argv, bench_opts *o)
     };
     memset(o, 0, sizeof *o);
     lpm_fib_opts_default(&o->fo);
-    o->kind = LPM_TRACE_RANDOM_MATCH;
-    o->count = 1000000;
-    o->seed = 1;
+    req_init(&o->req);
     o->repeat = 5;
-    int c, gen_opt = 0;
+    int c;
     opterr = 0;
     while ((c = lpm_cli_getopt(cmd, argc, argv, "h", lo)) != -1) {
         int r = lpm_cli_fib_option(cmd, c, optarg, &o->fo);
+        if (!r && (r = lpm_cli_req_option(cmd, c, optarg, &o->req)) > 0 && (c == LPM_OPT_GEN || c == LPM_OPT_KIND))
+            r = lpm_cli_req_kind(cmd, &o->req) ? -1 : 1;
         if (r < 0)
             return 2;
         if (r > 0)
@@ -358,22 +359,6 @@ static int parse_args(int argc, char **argv, bench_opts *o)
         switch (c) {
         case O_FIB: o->fib_path = optarg; break;
         case O_ENGINES: o->engines = optarg; break;
-        case O_TRACE: o->trace_path = optarg; break;
-        case O_KIND:
-            if ((o->kind = lpm_cli_trace_kind(cmd, "--kind", optarg)) < 0)
-                return 2;
-            gen_opt = 1;
-            break;
-        case O_COUNT:
-            if (lpm_cli_u64(cmd, "--count", optarg, 1, 100000000, &o->count))
-                return 2;
-            gen_opt = 1;
-            break;
-        case O_SEED:
-            if (lpm_cli_u64(cmd, "--seed", optarg, 0, UINT64_MAX, &o->seed))
-                return 2;
-            gen_opt = 1;
-            break;
         case O_REPEAT:
             if (lpm_cli_uint(cmd, "--repeat", optarg, 1, MAX_REPEAT, &o->repeat))
                 return 2;
@@ -392,8 +377,8 @@ static int parse_args(int argc, char **argv, bench_opts *o)
         lpm_cli_error(cmd, "--fib is required");
         return lpm_cli_usage_error(cmd);
     }
-    if (o->trace_path && gen_opt) {
-        lpm_cli_error(cmd, "--trace reads addresses; --kind, --count and --seed generate them: not both");
+    if (o->req.trace && o->req.gen_set) {
+        lpm_cli_error(cmd, "--trace reads addresses; --gen (--kind), --count and --seed generate them: not both");
         return 2;
     }
     return 0;
@@ -402,24 +387,24 @@ static int parse_args(int argc, char **argv, bench_opts *o)
 static int load_addresses(bench_ctx *c)
 {
     lpm_err err;
-    if (c->o->trace_path) {
+    if (c->o->req.trace) {
         int family;
-        if (lpm_trace_load(c->o->trace_path, &c->addr, &c->n, &family, &err)) {
+        if (lpm_trace_load(c->o->req.trace, &c->addr, &c->n, &family, &err)) {
             lpm_cli_error(cmd, "%s", err.msg);
             return 2;
         }
         if (c->n == 0) {
-            lpm_cli_error(cmd, "--trace %s: no addresses", c->o->trace_path);
+            lpm_cli_error(cmd, "--trace %s: no addresses", c->o->req.trace);
             return 2;
         }
         if (family != c->fib.family) {
-            lpm_cli_error(cmd, "--trace %s holds IPv%d addresses, the table is IPv%d", c->o->trace_path, family,
+            lpm_cli_error(cmd, "--trace %s holds IPv%d addresses, the table is IPv%d", c->o->req.trace, family,
                           c->fib.family);
             return 2;
         }
         return 0;
     }
-    c->n = (size_t)c->o->count;
+    c->n = (size_t)c->o->req.count;
     c->addr = malloc(c->n * sizeof *c->addr);
     if (!c->addr) {
         lpm_cli_error(cmd, "out of memory for %zu addresses", c->n);
@@ -427,9 +412,9 @@ static int load_addresses(bench_ctx *c)
     }
     lpm_trace_opts to;
     lpm_trace_opts_default(&to);
-    to.kind = c->o->kind;
+    to.kind = c->o->req.kind;
     to.count = c->n;
-    to.seed = c->o->seed;
+    to.seed = c->o->req.seed;
     if (lpm_trace_gen(&c->fib, &to, c->addr, &err)) {
         lpm_cli_error(cmd, "%s", err.msg);
         return 2;

@@ -82,10 +82,18 @@ static int parse_engines(const char *cmd, const char *list, int family, const lp
     return 0;
 }
 
+/* bench cpu's request options: a list of kinds (random-match by default)
+ * or --trace, in memory. */
+static void req_init(lpm_cli_req *r)
+{
+    lpm_cli_req_init(r, LPM_TRACE_RANDOM_MATCH, 1000000, 100000000);
+    r->list = 1;
+}
+
 static void help_cpu(FILE *fp)
 {
     fprintf(fp,
-            "usage: lpmpipe bench cpu --fib F [--engines LIST] [--kind K | --trace FILE]\n"
+            "usage: lpmpipe bench cpu --fib F [--engines LIST] [--gen K | --trace FILE]\n"
             "                         [--count N] [--seed S] [--threads T] [--model rtc|pipeline]\n"
             "                         [--repeat R]%s [--json] [FIB options]\n"
             "       lpmpipe bench update-cost --fib F [--engines LIST] [--min-len L] [--max-len L]\n"
@@ -102,11 +110,13 @@ static void help_cpu(FILE *fp)
             "  --fib F            the table\n"
             "  --engines LIST     comma-separated engine names, or all (default:\n"
             "                     dir24-8,tree-bitmap-13,tree-bitmap-11,hybrid,poptrie for IPv4,\n"
-            "                     tree-bitmap-13,tree-bitmap-11,poptrie for IPv6)\n"
-            "  --kind K[,K...]    trace kinds: random-match (default), uniform, table, zipf\n"
-            "  --trace FILE       addresses from a file instead\n"
-            "  --count N          trace length (default 1M)\n"
-            "  --seed S           trace seed (default 1)\n"
+            "                     tree-bitmap-13,tree-bitmap-11,poptrie for IPv6)\n",
+            lpm_peer_built() ? " [--peer dpdk]" : "", lpm_peer_built() ? " [--peer dpdk]" : "");
+    lpm_cli_req r;
+    req_init(&r);
+    r.help_width = 18;
+    lpm_cli_req_help(fp, &r);
+    fprintf(fp,
             "  --threads T        run-to-complete threads (default 1); with --model\n"
             "                     pipeline: stages (default one per trie level)\n"
             "  --model M          rtc (run-to-complete, default) or pipeline (tree-bitmap only)\n"
@@ -116,8 +126,6 @@ static void help_cpu(FILE *fp)
             "  --updates FILE     update-cost: replay this update trace instead\n"
             "  --json             one JSON object per line instead of the table\n"
             LPM_CLI_FIB_HELP,
-            lpm_peer_built() ? " [--peer dpdk]" : "",
-            lpm_peer_built() ? " [--peer dpdk]" : "",
             lpm_peer_built() ? "  --peer dpdk        also DPDK: cpu, every lookup path of rte_lpm/rte_lpm6 and\n"
                                "                     rte_fib/rte_fib6 and the best of them; update-cost, rte_fib/rte_fib6\n"
                              : "");
@@ -422,7 +430,7 @@ typedef struct bcpu_args {
     unsigned threads, repeat, minl, maxl;
 } bcpu_args;
 
-enum { O_FIB = LPM_OPT_FIRST_FREE + 0x40, O_ENG, O_KIND, O_TRACE, O_COUNT, O_SEED, O_THREADS,
+enum { O_FIB = LPM_OPT_FIRST_FREE + 0x40, O_ENG, O_THREADS,
        O_MODEL, O_REPEAT, O_PEER, O_MINL, O_MAXL, O_JSON, O_UPDATES };
 
 /* One option of the command's own (not a FIB option); 0, or the exit status. */
@@ -432,11 +440,7 @@ static int bcpu_option(int c, const char *arg, bcpu_args *a)
     switch (c) {
     case O_FIB: a->fib_path = arg; break;
     case O_ENG: a->engines = arg; break;
-    case O_TRACE: a->trace = arg; break;
     case O_UPDATES: a->updates = arg; break;
-    case O_KIND: a->kinds = arg; break;
-    case O_COUNT: return lpm_cli_u64(cmd, "--count", arg, 1, 100000000, &a->count) ? 2 : 0;
-    case O_SEED: return lpm_cli_u64(cmd, "--seed", arg, 0, UINT64_MAX, &a->seed) ? 2 : 0;
     case O_THREADS: return lpm_cli_uint(cmd, "--threads", arg, 1, 256, &a->threads) ? 2 : 0;
     case O_REPEAT: return lpm_cli_uint(cmd, "--repeat", arg, 1, 1000, &a->repeat) ? 2 : 0;
     case O_MINL: return lpm_cli_uint(cmd, "--min-len", arg, 0, 128, &a->minl) ? 2 : 0;
@@ -468,8 +472,7 @@ static int parse_args(int argc, char **argv, bcpu_args *a, int *help_given)
 {
     static const struct option lo[] = {
         { "fib", required_argument, 0, O_FIB }, { "engines", required_argument, 0, O_ENG },
-        { "kind", required_argument, 0, O_KIND }, { "trace", required_argument, 0, O_TRACE },
-        { "count", required_argument, 0, O_COUNT }, { "seed", required_argument, 0, O_SEED },
+        LPM_CLI_REQ_LONGOPTS,
         { "threads", required_argument, 0, O_THREADS }, { "model", required_argument, 0, O_MODEL },
         { "repeat", required_argument, 0, O_REPEAT }, { "peer", required_argument, 0, O_PEER },
         { "min-len", required_argument, 0, O_MINL }, { "max-len", required_argument, 0, O_MAXL },
@@ -479,9 +482,8 @@ static int parse_args(int argc, char **argv, bcpu_args *a, int *help_given)
     };
     const char *cmd = a->cmd;
     lpm_fib_opts_default(&a->fo);
-    a->kinds = "random-match";
-    a->count = 1000000;
-    a->seed = 1;
+    lpm_cli_req req;
+    req_init(&req);
     a->repeat = 5;
     a->minl = 8;
     a->maxl = 16;
@@ -490,6 +492,8 @@ static int parse_args(int argc, char **argv, bcpu_args *a, int *help_given)
     optind = 1;
     while ((c = lpm_cli_getopt(cmd, argc, argv, "h", lo)) != -1) {
         int r = lpm_cli_fib_option(cmd, c, optarg, &a->fo);
+        if (!r)
+            r = lpm_cli_req_option(cmd, c, optarg, &req);
         if (r < 0)
             return 2;
         if (r > 0)
@@ -506,15 +510,12 @@ static int parse_args(int argc, char **argv, bcpu_args *a, int *help_given)
         lpm_cli_error(cmd, "unexpected argument '%s'", argv[optind]);
         return 2;
     }
-    char kb[256];
-    if (strlen(a->kinds) >= sizeof kb) {
-        lpm_cli_error(cmd, "--kind: list too long");
+    if (lpm_cli_req_kind(cmd, &req))
         return 2;
-    }
-    snprintf(kb, sizeof kb, "%s", a->kinds);
-    for (char *sv = NULL, *k = strtok_r(kb, ",", &sv); k; k = strtok_r(NULL, ",", &sv))
-        if (lpm_cli_trace_kind(cmd, "--kind", k) < 0)
-            return 2;
+    a->trace = req.trace;
+    a->kinds = req.gen ? req.gen : lpm_trace_kind_name(req.kind_def);
+    a->count = req.count;
+    a->seed = req.seed;
     if (!a->fib_path) {
         lpm_cli_error(cmd, "--fib is required");
         return 2;

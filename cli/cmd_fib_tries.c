@@ -111,7 +111,15 @@ static void print_json(const report *r)
            (unsigned long long)(r->cost.entries * sizeof(lpm_mentry) + lpm_unibit_memory(&m->shadow)));
 }
 
-int lpm_fib_tries_report(int argc, char **argv)
+typedef struct tries_args {
+    lpm_fib_opts fo;
+    const char *path, *spec, *algo;
+    unsigned levels, txn;
+    int json;
+} tries_args;
+
+/* -1: go on; else the exit status (0 after --help). */
+static int parse_args(int argc, char **argv, tries_args *a)
 {
     enum { O_FIB = LPM_OPT_FIRST_FREE, O_STRIDES, O_LEVELS, O_ALGO, O_TXN, O_JSON };
     static const struct option lo[] = {
@@ -125,24 +133,23 @@ int lpm_fib_tries_report(int argc, char **argv)
         LPM_CLI_FIB_LONGOPTS,
         { 0, 0, 0, 0 },
     };
-    lpm_fib_opts fo;
-    lpm_fib_opts_default(&fo);
-    const char *path = NULL, *spec = NULL, *algo = NULL;
-    unsigned levels = 0, txn = LPM_STRIDES_DEFAULT_TXN;
-    int json = 0, c;
+    memset(a, 0, sizeof *a);
+    lpm_fib_opts_default(&a->fo);
+    a->txn = LPM_STRIDES_DEFAULT_TXN;
+    int c;
     opterr = 0;
     optind = 1;
     while ((c = lpm_cli_getopt(cmd, argc, argv, "h", lo)) != -1) {
-        int r = lpm_cli_fib_option(cmd, c, optarg, &fo);
+        int r = lpm_cli_fib_option(cmd, c, optarg, &a->fo);
         if (r < 0)
             return 2;
         if (r > 0)
             continue;
         switch (c) {
-        case O_FIB: path = optarg; break;
-        case O_STRIDES: spec = optarg; break;
+        case O_FIB: a->path = optarg; break;
+        case O_STRIDES: a->spec = optarg; break;
         case O_LEVELS:
-            if (lpm_cli_uint(cmd, "--levels", optarg, 1, LPM_MAX_LEVELS, &levels))
+            if (lpm_cli_uint(cmd, "--levels", optarg, 1, LPM_MAX_LEVELS, &a->levels))
                 return 2;
             break;
         case O_ALGO:
@@ -150,13 +157,13 @@ int lpm_fib_tries_report(int argc, char **argv)
                 lpm_cli_error(cmd, "--algo: '%s' is not fixed, optimal or gamt", optarg);
                 return 2;
             }
-            algo = optarg;
+            a->algo = optarg;
             break;
         case O_TXN:
-            if (lpm_cli_uint(cmd, "--txn", optarg, 1, 1u << 24, &txn))
+            if (lpm_cli_uint(cmd, "--txn", optarg, 1, 1u << 24, &a->txn))
                 return 2;
             break;
-        case O_JSON: json = 1; break;
+        case O_JSON: a->json = 1; break;
         case 'h': help(stdout); return 0;
         default: return lpm_cli_usage_error(cmd);
         }
@@ -165,23 +172,53 @@ int lpm_fib_tries_report(int argc, char **argv)
         lpm_cli_error(cmd, "unexpected argument '%s'", argv[optind]);
         return 2;
     }
-    if (!path) {
+    if (!a->path) {
         lpm_cli_error(cmd, "--fib is required");
         return lpm_cli_usage_error(cmd);
     }
-    if (spec && (algo || levels)) {
+    if (a->spec && (a->algo || a->levels)) {
         lpm_cli_error(cmd, "--strides gives the strides; --levels and --algo choose them: not both");
         return 2;
     }
+    return -1;
+}
+
+/* The strides: given (--strides), chosen (--algo, --levels) or the
+ * multibit engine's default; r->algo names which. */
+static int choose_strides(const tries_args *a, const lpm_fib *f, lpm_unibit *u, report *r, lpm_strides *st,
+                          lpm_err *err)
+{
+    if (a->spec) {
+        r->algo = !strncmp(a->spec, "optimal:", 8) ? "optimal" : !strncmp(a->spec, "gamt:", 5) ? "gamt" : "fixed";
+        return lpm_strides_spec(u, a->spec, st, err);
+    }
+    if (a->algo || a->levels) {
+        r->algo = a->algo ? a->algo : "gamt";
+        unsigned levels = a->levels ? a->levels : f->family == LPM_AF_INET ? 4 : 16;
+        if (!strcmp(r->algo, "fixed"))
+            return even_strides(f->family, levels, st, err);
+        if (!strcmp(r->algo, "optimal"))
+            return lpm_strides_optimal(u, levels, st, err);
+        return lpm_strides_gamt(u, levels, a->txn, st, err);
+    }
+    r->algo = "default";
+    return lpm_multibit_default_strides(u, st, err);
+}
+
+int lpm_fib_tries_report(int argc, char **argv)
+{
+    tries_args a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc >= 0)
+        return rc;
     report r;
     memset(&r, 0, sizeof r);
     lpm_fib f;
     lpm_fib_init(&f);
-    int rc = lpm_cli_load_fib(cmd, path, &fo, &f);
-    if (rc)
+    if ((rc = lpm_cli_load_fib(cmd, a.path, &a.fo, &f)))
         return rc;
     r.fib = &f;
-    r.txn = txn;
+    r.txn = a.txn;
     lpm_err err;
     lpm_unibit u;
     lpm_strides st;
@@ -194,40 +231,23 @@ int lpm_fib_tries_report(int argc, char **argv)
     lpm_strides_node_counts(&u, r.expand);
     r.unodes = u.live;
     r.ubytes = lpm_unibit_memory(&u);
-    if (spec) {
-        rc = lpm_strides_spec(&u, spec, &st, &err);
-        r.algo = !strncmp(spec, "optimal:", 8) ? "optimal" : !strncmp(spec, "gamt:", 5) ? "gamt" : "fixed";
-    } else if (algo || levels) {
-        r.algo = algo ? algo : "gamt";
-        if (!levels)
-            levels = f.family == LPM_AF_INET ? 4 : 16;
-        if (!strcmp(r.algo, "fixed"))
-            rc = even_strides(f.family, levels, &st, &err);
-        else if (!strcmp(r.algo, "optimal"))
-            rc = lpm_strides_optimal(&u, levels, &st, &err);
-        else
-            rc = lpm_strides_gamt(&u, levels, txn, &st, &err);
-    } else {
-        r.algo = "default";
-        rc = lpm_multibit_default_strides(&u, &st, &err);
-    }
-    if (rc) {
+    if ((rc = choose_strides(&a, &f, &u, &r, &st, &err))) {
         lpm_cli_error(cmd, "%s", err.msg);
         lpm_unibit_free(&u);
         lpm_fib_free(&f);
         return rc;
     }
-    lpm_strides_cost(r.expand, &st, txn, &r.cost);
+    lpm_strides_cost(r.expand, &st, a.txn, &r.cost);
     if ((rc = lpm_multibit_build_with(&r.m, &f, &st, &u, &err))) {
         lpm_cli_error(cmd, "%s", err.msg);
         lpm_fib_free(&f);
         return rc;
     }
     lpm_multibit_stats(&r.m, r.ls, &r.mbytes);
-    if (json)
+    if (a.json)
         print_json(&r);
     else
-        print_table(&r, path);
+        print_table(&r, a.path);
     if (fflush(stdout))
         rc = 1;
     lpm_multibit_free(&r.m);

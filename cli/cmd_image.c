@@ -6,7 +6,7 @@
 
 #include "cli.h"
 #include "cmd.h"
-#include "../mapper/image_int.h"
+#include "../mapper/image.h"
 #include "../mapper/map.h"
 
 /* "image", then "image dump|hex|check" (messages name the action). */
@@ -37,7 +37,7 @@ static void dump_word(const lpm_image *img, unsigned stage, uint64_t w)
         lpm_image_word_decode(img, stage, w, &d);
     printf("%016llx C=%d V=%d", (unsigned long long)w, d.child, d.valid);
     if (d.valid)
-        printf(" nh=%u(%s)", d.nh, lpm_nhtab_name(&img->nh, d.nh));
+        printf(" nh=%u(%s)", d.nh, lpm_nhtab_name(lpm_image_nhtab(img), d.nh));
     if (d.child)
         printf(" child=%u", d.addr);
     if (dit && d.child)
@@ -47,68 +47,81 @@ static void dump_word(const lpm_image *img, unsigned stage, uint64_t w)
     printf("\n");
 }
 
+/* --words: every nonzero DIT entry and word of the copy lookups read. */
+static void dump_words(const lpm_image *img, const lpm_image_info *in, long only)
+{
+    if (only < 0) {
+        printf("direct index table:\n");
+        for (uint64_t i = (uint64_t)in->active << in->x; i < ((uint64_t)in->active + 1) << in->x; i++) {
+            uint64_t w = lpm_image_dit_entry(img, (uint32_t)i);
+            if (w) {
+                printf("  dit[%llu] ", (unsigned long long)i);
+                dump_word(img, LPM_IMAGE_DIT, w);
+            }
+        }
+    }
+    for (unsigned s = 0; s < in->stages; s++) {
+        if (only >= 0 && (unsigned long)only != s)
+            continue;
+        printf("stage %u:\n", s);
+        uint32_t base = in->active * lpm_image_stage_depth(img, s), used = lpm_image_stage_used(img, s);
+        for (uint32_t a = base; a < base + used; a++) {
+            uint64_t w = lpm_image_word(img, s, a);
+            if (w) {
+                printf("  %u ", a);
+                dump_word(img, s, w);
+            }
+        }
+    }
+}
+
 static int dump(const lpm_image *img, int words, long only, int json)
 {
     lpm_map_report r;
     memset(&r, 0, sizeof r);
     lpm_map_report_image(img, &r);
-    r.routes = img->nroutes;
+    lpm_image_info in;
+    lpm_image_info_of(img, &in);
+    r.routes = in.routes;
+    const char *arch = in.ring ? "ring" : "linear";
     if (json) {
         printf("{\"version\":%u,\"family\":%d,\"arch\":\"%s\",\"mapping\":\"%s\",\"stages\":%u,"
                "\"initial_stride\":%u,\"key_bits\":%u,\"word_bits\":%u,\"nh_bits\":%u,\"addr_bits\":%u,"
                "\"stage_bits\":%u,\"dit_bits\":%u,\"stride_k\":%u,\"headroom_pct\":%u,\"split\":%u,"
                "\"next_hops\":%zu,\"routes\":%zu,\"copies\":%u,\"active\":%u,\"words_used\":%llu,\"words_allocated\":%llu,"
                "\"shadow_bits\":%llu,\"fullest_over_mean\":%.5f,\"per_stage\":[",
-               img->version, img->family, img->ring ? "ring" : "linear", lpm_map_kind_name((int)img->map_kind),
-               img->stages, img->x, img->key_bits, img->word_bits, img->fmt.nh_bits, img->fmt.addr_bits,
-               img->fmt.stage_bits, img->dit_bits, img->stride_k, img->headroom_pct, img->split, img->nh.n,
-               img->nroutes, img->copies, img->active, (unsigned long long)r.words_used, (unsigned long long)r.words_alloc,
-               (unsigned long long)r.shadow_bits, r.max_over_mean);
-        for (unsigned s = 0; s < img->stages; s++)
-            printf("%s{\"stage\":%u,\"stride\":%u,\"used\":%u,\"depth\":%u}", s ? "," : "", s, img->stride[s],
-                   img->used[s], img->depth[s]);
+               in.version, in.family, arch, lpm_map_kind_name(in.map_kind), in.stages, in.x, in.key_bits, in.word_bits,
+               in.fmt.nh_bits, in.fmt.addr_bits, in.fmt.stage_bits, in.dit_bits, in.stride_k, in.headroom_pct, in.split,
+               in.next_hops, in.routes, in.copies, in.active, (unsigned long long)r.words_used,
+               (unsigned long long)r.words_alloc, (unsigned long long)r.shadow_bits, r.max_over_mean);
+        for (unsigned s = 0; s < in.stages; s++)
+            printf("%s{\"stage\":%u,\"stride\":%u,\"used\":%u,\"depth\":%u}", s ? "," : "", s,
+                   lpm_image_stage_stride(img, s), lpm_image_stage_used(img, s), lpm_image_stage_depth(img, s));
         printf("]}\n");
         return 0;
     }
-    printf("pipeline image v%u: IPv%d, %s, mapping %s, %u stages, initial stride %u\n", img->version,
-           img->family, img->ring ? "ring" : "linear", lpm_map_kind_name((int)img->map_kind), img->stages, img->x);
-    printf("node word %u bits (C V nh:%u addr:%u", img->word_bits, img->fmt.nh_bits, img->fmt.addr_bits);
-    if (img->fmt.stage_bits)
-        printf(" J stage:%u", img->fmt.stage_bits);
-    printf("), DIT entry %u bits, %zu next hops, %zu routes\n", img->dit_bits, img->nh.n, img->nroutes);
-    if (img->copies > 1)
+    printf("pipeline image v%u: IPv%d, %s, mapping %s, %u stages, initial stride %u\n", in.version, in.family, arch,
+           lpm_map_kind_name(in.map_kind), in.stages, in.x);
+    printf("node word %u bits (C V nh:%u addr:%u", in.word_bits, in.fmt.nh_bits, in.fmt.addr_bits);
+    if (in.fmt.stage_bits)
+        printf(" J stage:%u", in.fmt.stage_bits);
+    printf("), DIT entry %u bits, %zu next hops, %zu routes\n", in.dit_bits, in.next_hops, in.routes);
+    if (in.copies > 1)
         printf("%u copies (shadow for rebuilds, %llu bits), lookups read copy %u; depth and used are per copy\n",
-               img->copies, (unsigned long long)r.shadow_bits, img->active);
+               in.copies, (unsigned long long)r.shadow_bits, in.active);
     printf("%5s %6s %10s %10s\n", "stage", "stride", "used", "depth");
-    for (unsigned s = 0; s < img->stages; s++)
-        printf("%5u %6u %10u %10u\n", s, img->stride[s], img->used[s], img->depth[s]);
+    for (unsigned s = 0; s < in.stages; s++)
+        printf("%5u %6u %10u %10u\n", s, lpm_image_stage_stride(img, s), lpm_image_stage_used(img, s),
+               lpm_image_stage_depth(img, s));
     printf("words %llu used, %llu allocated; fullest/mean %.4f\n", (unsigned long long)r.words_used,
            (unsigned long long)r.words_alloc, r.max_over_mean);
-    if (!words)
-        return 0;
-    if (only < 0) {
-        printf("direct index table:\n");
-        for (uint64_t i = (uint64_t)img->active << img->x; i < ((uint64_t)img->active + 1) << img->x; i++)
-            if (img->dit[i]) {
-                printf("  dit[%llu] ", (unsigned long long)i);
-                dump_word(img, LPM_IMAGE_DIT, img->dit[i]);
-            }
-    }
-    for (unsigned s = 0; s < img->stages; s++) {
-        if (only >= 0 && (unsigned long)only != s)
-            continue;
-        printf("stage %u:\n", s);
-        uint32_t base = img->active * img->depth[s];
-        for (uint32_t a = base; a < base + img->used[s]; a++)
-            if (img->mem[s][a]) {
-                printf("  %u ", a);
-                dump_word(img, s, img->mem[s][a]);
-            }
-    }
+    if (words)
+        dump_words(img, &in, only);
     return 0;
 }
 
-static int write_hex(const char *dir, const char *name, const uint64_t *w, uint64_t n, unsigned bits)
+/* stage: a stage memory (every copy), or LPM_IMAGE_DIT */
+static int write_hex(const char *dir, const char *name, const lpm_image *img, unsigned stage, uint64_t n, unsigned bits)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, name);
@@ -119,7 +132,43 @@ static int write_hex(const char *dir, const char *name, const uint64_t *w, uint6
     }
     int digits = (int)((bits + 3) / 4);
     for (uint64_t i = 0; i < n; i++)
-        fprintf(fp, "%0*llx\n", digits, (unsigned long long)w[i]);
+        fprintf(fp, "%0*llx\n", digits,
+                (unsigned long long)(stage == LPM_IMAGE_DIT ? lpm_image_dit_entry(img, (uint32_t)i)
+                                                            : lpm_image_word(img, stage, (uint32_t)i)));
+    return lpm_cli_close_out(cmd, fp, path);
+}
+
+/* layout.json: the header facts and every field's bit positions. */
+static int write_layout(const lpm_image *img, const lpm_image_info *in, const char *dir)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/layout.json", dir);
+    FILE *fp = fopen(path, "w");
+    if (!fp) {
+        lpm_cli_error(cmd, "%s: %s", path, strerror(errno));
+        return 1;
+    }
+    fprintf(fp, "{\"version\":%u,\"family\":%d,\"arch\":\"%s\",\"stages\":%u,\"initial_stride\":%u,\"key_bits\":%u,"
+                "\"word_bits\":%u,\"dit_bits\":%u,\"nh_bits\":%u,\"addr_bits\":%u,\"stage_bits\":%u,"
+                "\"copies\":%u,\"active\":%u,\"stride\":[",
+            in->version, in->family, in->ring ? "ring" : "linear", in->stages, in->x, in->key_bits, in->word_bits,
+            in->dit_bits, in->fmt.nh_bits, in->fmt.addr_bits, in->fmt.stage_bits, in->copies, in->active);
+    for (unsigned s = 0; s < in->stages; s++)
+        fprintf(fp, "%s%u", s ? "," : "", lpm_image_stage_stride(img, s));
+    fprintf(fp, "],\"depth\":[");
+    for (unsigned s = 0; s < in->stages; s++)
+        fprintf(fp, "%s%u", s ? "," : "", lpm_image_stage_depth(img, s));
+    fprintf(fp, "]");
+    /* bit positions (lowest bit, width) of every field, from the one definition in image.c */
+    for (int dit = 0; dit < 2; dit++) {
+        lpm_word_layout l;
+        lpm_word_layout_of(&in->fmt, dit, &l);
+        fprintf(fp, ",\"%s\":{\"bits\":%u,\"c\":%u,\"v\":%u,\"nh\":[%u,%u],\"addr\":[%u,%u],\"j\":[%u,%u],"
+                    "\"stage\":[%u,%u]}",
+                dit ? "dit_layout" : "word_layout", l.bits, l.c, l.v, l.nh, l.nh_bits, l.addr, l.addr_bits, l.j, l.j_bits,
+                l.stage, l.stage_bits);
+    }
+    fprintf(fp, "}\n");
     return lpm_cli_close_out(cmd, fp, path);
 }
 
@@ -129,11 +178,13 @@ static int hex(const lpm_image *img, const char *dir)
         lpm_cli_error(cmd, "%s: %s", dir, strerror(errno));
         return 1;
     }
-    int rc = write_hex(dir, "dit.hex", img->dit, (uint64_t)img->copies << img->x, img->dit_bits);
-    for (unsigned s = 0; s < img->stages && !rc; s++) {
+    lpm_image_info in;
+    lpm_image_info_of(img, &in);
+    int rc = write_hex(dir, "dit.hex", img, LPM_IMAGE_DIT, (uint64_t)in.copies << in.x, in.dit_bits);
+    for (unsigned s = 0; s < in.stages && !rc; s++) {
         char name[32];
         snprintf(name, sizeof name, "stage_%02u.hex", s);
-        rc = write_hex(dir, name, img->mem[s], (uint64_t)img->copies * img->depth[s], img->word_bits);
+        rc = write_hex(dir, name, img, s, (uint64_t)in.copies * lpm_image_stage_depth(img, s), in.word_bits);
     }
     if (rc)
         return rc;
@@ -144,38 +195,12 @@ static int hex(const lpm_image *img, const char *dir)
         lpm_cli_error(cmd, "%s: %s", path, strerror(errno));
         return 1;
     }
-    for (size_t i = 0; i < img->nh.n; i++)
-        fprintf(fp, "%zu %s\n", i, img->nh.name[i]);
+    const lpm_nhtab *nh = lpm_image_nhtab(img);
+    for (size_t i = 0; i < nh->n; i++)
+        fprintf(fp, "%zu %s\n", i, nh->name[i]);
     if ((rc = lpm_cli_close_out(cmd, fp, path)))
         return rc;
-    snprintf(path, sizeof path, "%s/layout.json", dir);
-    if (!(fp = fopen(path, "w"))) {
-        lpm_cli_error(cmd, "%s: %s", path, strerror(errno));
-        return 1;
-    }
-    fprintf(fp, "{\"version\":%u,\"family\":%d,\"arch\":\"%s\",\"stages\":%u,\"initial_stride\":%u,\"key_bits\":%u,"
-                "\"word_bits\":%u,\"dit_bits\":%u,\"nh_bits\":%u,\"addr_bits\":%u,\"stage_bits\":%u,"
-                "\"copies\":%u,\"active\":%u,\"stride\":[",
-            img->version, img->family, img->ring ? "ring" : "linear", img->stages, img->x, img->key_bits,
-            img->word_bits, img->dit_bits, img->fmt.nh_bits, img->fmt.addr_bits, img->fmt.stage_bits, img->copies,
-            img->active);
-    for (unsigned s = 0; s < img->stages; s++)
-        fprintf(fp, "%s%u", s ? "," : "", img->stride[s]);
-    fprintf(fp, "],\"depth\":[");
-    for (unsigned s = 0; s < img->stages; s++)
-        fprintf(fp, "%s%u", s ? "," : "", img->depth[s]);
-    fprintf(fp, "]");
-    /* bit positions (lowest bit, width) of every field, from the one definition in image.c */
-    for (int dit = 0; dit < 2; dit++) {
-        lpm_word_layout l;
-        lpm_word_layout_of(&img->fmt, dit, &l);
-        fprintf(fp, ",\"%s\":{\"bits\":%u,\"c\":%u,\"v\":%u,\"nh\":[%u,%u],\"addr\":[%u,%u],\"j\":[%u,%u],"
-                    "\"stage\":[%u,%u]}",
-                dit ? "dit_layout" : "word_layout", l.bits, l.c, l.v, l.nh, l.nh_bits, l.addr, l.addr_bits, l.j, l.j_bits,
-                l.stage, l.stage_bits);
-    }
-    fprintf(fp, "}\n");
-    return lpm_cli_close_out(cmd, fp, path);
+    return write_layout(img, &in, dir);
 }
 
 int lpm_cmd_image(int argc, char **argv)
@@ -241,10 +266,12 @@ int lpm_cmd_image(int argc, char **argv)
         return rc;
     }
     if (!strcmp(sub, "check")) {
-        printf("%s: valid pipeline image v%u\n", path, img->version);
+        lpm_image_info in;
+        lpm_image_info_of(img, &in);
+        printf("%s: valid pipeline image v%u\n", path, in.version);
     } else if (!strcmp(sub, "dump")) {
-        if (only >= (long)img->stages) {
-            lpm_cli_error(cmd, "--stage %ld: the image has %u stages", only, img->stages);
+        if (only >= (long)lpm_image_stages(img)) {
+            lpm_cli_error(cmd, "--stage %ld: the image has %u stages", only, lpm_image_stages(img));
             rc = 2;
         } else
             rc = dump(img, words, only, json);

@@ -7,7 +7,7 @@
 #include "cli.h"
 #include "cmd.h"
 #include "../core/ref_lpm.h"
-#include "../mapper/image_int.h"
+#include "../mapper/image.h"
 
 static const char *cmd = "lookup";
 
@@ -53,19 +53,20 @@ static int answer(void *vc, const lpm_addr *a)
         c->max_visits = v.visits;
     if (v.loops > c->max_loops)
         c->max_loops = v.loops;
-    const char *got = v.best_nh == LPM_NH_NONE ? "-" : lpm_nhtab_name(&c->img->nh, v.best_nh);
-    c->mismatches += (unsigned long)lpm_cli_answer("image", a, c->img->family, got, c->ref, c->ref_nh, c->json);
+    const char *got = v.best_nh == LPM_NH_NONE ? "-" : lpm_nhtab_name(lpm_image_nhtab(c->img), v.best_nh);
+    c->mismatches += (unsigned long)lpm_cli_answer("image", a, lpm_image_family(c->img), got, c->ref, c->ref_nh, c->json);
     return 0;
 }
 
 /* The reference of the table the image holds. */
 static int ref_from_image(const lpm_image *img, lpm_ref **out, lpm_err *err)
 {
-    lpm_ref *r = lpm_ref_new(img->family);
+    lpm_ref *r = lpm_ref_new(lpm_image_family(img));
     if (!r)
         return lpm_err_set(err, LPM_EFAIL, "out of memory");
-    for (size_t i = 0; i < img->nroutes; i++)
-        if (lpm_ref_add(r, &img->routes[i].pfx, img->routes[i].nh)) {
+    const lpm_route *rt = lpm_image_routes(img);
+    for (size_t i = 0; i < lpm_image_route_count(img); i++)
+        if (lpm_ref_add(r, &rt[i].pfx, rt[i].nh)) {
             lpm_ref_free(r);
             return lpm_err_set(err, LPM_EFAIL, "out of memory");
         }
@@ -133,8 +134,8 @@ int lpm_cmd_lookup_image(int argc, char **argv)
         if (fib_path) {
             if ((rc = lpm_cli_load_fib(cmd, fib_path, &fo, &fib)))
                 goto out;
-            if (fib.family != img->family) {
-                lpm_cli_error(cmd, "--fib is IPv%d, the image IPv%d", fib.family, img->family);
+            if (fib.family != lpm_image_family(img)) {
+                lpm_cli_error(cmd, "--fib is IPv%d, the image IPv%d", fib.family, lpm_image_family(img));
                 rc = 2;
                 goto out;
             }
@@ -142,14 +143,14 @@ int lpm_cmd_lookup_image(int argc, char **argv)
             cx.ref_nh = &fib.nh;
         } else {
             rc = ref_from_image(img, &cx.ref, &err);
-            cx.ref_nh = &img->nh;
+            cx.ref_nh = lpm_image_nhtab(img);
         }
         if (rc) {
             lpm_cli_error(cmd, "%s", err.msg);
             goto out;
         }
     }
-    rc = lpm_cli_addresses(img->family, "image", trace, argc, argv, optind, answer, &cx);
+    rc = lpm_cli_addresses(lpm_image_family(img), "image", trace, argc, argv, optind, answer, &cx);
     if (stats && cx.n)
         fprintf(stderr, "lpmpipe: lookup: %lu lookups, stage reads %.3f mean / %lu max, loops %.4f mean / %lu max\n",
                 cx.n, (double)cx.visits / cx.n, cx.max_visits, (double)cx.loops / cx.n, cx.max_loops);

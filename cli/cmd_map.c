@@ -44,9 +44,54 @@ static void help(FILE *fp)
             LPM_CLI_FIB_HELP);
 }
 
-int lpm_cmd_map(int argc, char **argv)
+typedef struct map_args {
+    lpm_fib_opts fo;
+    lpm_map_opts mo;
+    const char *fib_path, *arch, *mapping, *outp, *report;
+    int json, stages_set;
+    unsigned given;
+} map_args;
+
+enum { O_FIB = LPM_OPT_FIRST_FREE, O_ARCH, O_MAPPING, O_STAGES, O_X, O_STRIDE, O_HEAD, O_SPLIT, O_NHB, O_JSON, O_REPORT, O_SHADOW };
+
+/* One option of map's own; 0, or 2 after the message. */
+static int map_option(int c, const char *arg, map_args *a)
 {
-    enum { O_FIB = LPM_OPT_FIRST_FREE, O_ARCH, O_MAPPING, O_STAGES, O_X, O_STRIDE, O_HEAD, O_SPLIT, O_NHB, O_JSON, O_REPORT, O_SHADOW };
+    lpm_map_opts *mo = &a->mo;
+    switch (c) {
+    case O_FIB: a->fib_path = arg; break;
+    case O_ARCH: a->arch = arg; break;
+    case O_MAPPING: a->mapping = arg; a->given |= LPM_MAPSET_KIND; break;
+    case O_STAGES:
+        if (lpm_cli_uint(cmd, "--stages", arg, 1, LPM_IMAGE_MAX_STAGES, &mo->stages))
+            return 2;
+        a->stages_set = 1;
+        break;
+    case O_X:
+        if (lpm_cli_uint(cmd, "--initial-stride", arg, 0, LPM_IMAGE_MAX_X, &mo->x))
+            return 2;
+        a->given |= LPM_MAPSET_X;
+        break;
+    case O_STRIDE:
+        if (lpm_cli_uint(cmd, "--stride", arg, 1, LPM_IMAGE_MAX_STRIDE, &mo->stride))
+            return 2;
+        a->given |= LPM_MAPSET_STRIDE;
+        break;
+    case O_HEAD: if (lpm_cli_uint(cmd, "--headroom", arg, 0, 255, &mo->headroom_pct)) return 2; break;
+    case O_SPLIT: if (lpm_cli_uint(cmd, "--split", arg, 1, 128, &mo->split)) return 2; break;
+    case O_NHB: if (lpm_cli_uint(cmd, "--nh-bits", arg, 1, LPM_IMAGE_MAX_NH_BITS, &mo->nh_bits)) return 2; break;
+    case O_JSON: a->json = 1; break;
+    case O_SHADOW: mo->copies = 2; break;
+    case O_REPORT: a->report = arg; break;
+    case 'o': a->outp = arg; break;
+    default: return lpm_cli_usage_error(cmd);
+    }
+    return 0;
+}
+
+/* -1: go on; else the exit status (0 after --help). */
+static int parse_args(int argc, char **argv, map_args *a)
+{
     static const struct option lo[] = {
         { "fib", required_argument, 0, O_FIB },
         { "arch", required_argument, 0, O_ARCH },
@@ -65,83 +110,82 @@ int lpm_cmd_map(int argc, char **argv)
         LPM_CLI_FIB_LONGOPTS,
         { 0, 0, 0, 0 },
     };
-    lpm_fib_opts fo;
-    lpm_fib_opts_default(&fo);
-    lpm_map_opts mo;
-    lpm_map_opts_default(&mo);
-    const char *fib_path = NULL, *arch = "ring", *mapping = NULL, *outp = NULL, *report = NULL;
-    int json = 0, stages_set = 0, c;
-    unsigned given = 0;
+    memset(a, 0, sizeof *a);
+    lpm_fib_opts_default(&a->fo);
+    lpm_map_opts_default(&a->mo);
+    a->arch = "ring";
+    int c, rc;
     optind = 1;
     while ((c = lpm_cli_getopt(cmd, argc, argv, "ho:", lo)) != -1) {
-        int r = lpm_cli_fib_option(cmd, c, optarg, &fo);
+        int r = lpm_cli_fib_option(cmd, c, optarg, &a->fo);
         if (r < 0)
             return 2;
         if (r > 0)
             continue;
-        switch (c) {
-        case O_FIB: fib_path = optarg; break;
-        case O_ARCH: arch = optarg; break;
-        case O_MAPPING: mapping = optarg; given |= LPM_MAPSET_KIND; break;
-        case O_STAGES:
-            if (lpm_cli_uint(cmd, "--stages", optarg, 1, LPM_IMAGE_MAX_STAGES, &mo.stages))
-                return 2;
-            stages_set = 1;
-            break;
-        case O_X:
-            if (lpm_cli_uint(cmd, "--initial-stride", optarg, 0, LPM_IMAGE_MAX_X, &mo.x))
-                return 2;
-            given |= LPM_MAPSET_X;
-            break;
-        case O_STRIDE:
-            if (lpm_cli_uint(cmd, "--stride", optarg, 1, LPM_IMAGE_MAX_STRIDE, &mo.stride))
-                return 2;
-            given |= LPM_MAPSET_STRIDE;
-            break;
-        case O_HEAD:
-            if (lpm_cli_uint(cmd, "--headroom", optarg, 0, 255, &mo.headroom_pct))
-                return 2;
-            break;
-        case O_SPLIT:
-            if (lpm_cli_uint(cmd, "--split", optarg, 1, 128, &mo.split))
-                return 2;
-            break;
-        case O_NHB:
-            if (lpm_cli_uint(cmd, "--nh-bits", optarg, 1, LPM_IMAGE_MAX_NH_BITS, &mo.nh_bits))
-                return 2;
-            break;
-        case O_JSON: json = 1; break;
-        case O_SHADOW: mo.copies = 2; break;
-        case O_REPORT: report = optarg; break;
-        case 'o': outp = optarg; break;
-        case 'h': help(stdout); return 0;
-        default: return lpm_cli_usage_error(cmd);
+        if (c == 'h') {
+            help(stdout);
+            return 0;
         }
+        if ((rc = map_option(c, optarg, a)))
+            return rc;
     }
     if (optind < argc) {
         lpm_cli_error(cmd, "unexpected argument '%s'", argv[optind]);
         return 2;
     }
-    if (!fib_path || !outp) {
+    if (!a->fib_path || !a->outp) {
         lpm_cli_error(cmd, "--fib and -o are required");
         return 2;
     }
-    mo.kind = lpm_map_kind_parse(arch, mapping);
-    if (mo.kind < 0) {
+    a->mo.kind = lpm_map_kind_parse(a->arch, a->mapping);
+    if (a->mo.kind < 0) {
         lpm_cli_error(cmd, "--arch %s --mapping %s: unknown (ring: minmax, adaptive, split; linear: level, height, balanced, split)",
-                      arch, mapping ? mapping : "(default)");
+                      a->arch, a->mapping ? a->mapping : "(default)");
         return 2;
     }
-    int linear = !strcmp(arch, "linear");
-    if (!stages_set && linear)
-        mo.stages = 0;
+    if (!a->stages_set && !strcmp(a->arch, "linear"))
+        a->mo.stages = 0;
+    return -1;
+}
+
+/* The image written (-o) and the report printed (and --report written). */
+static int save_and_report(const map_args *a, const lpm_image *img, const lpm_map_report *rep)
+{
+    lpm_err err;
+    int rc = lpm_image_save(img, a->outp, &err);
+    if (rc)
+        lpm_cli_error(cmd, "%s", err.msg);
+    if (!rc && a->report) {
+        FILE *fp = lpm_cli_open_out(cmd, a->report, &rc);
+        if (fp) {
+            lpm_map_report_json(rep, fp);
+            rc = lpm_cli_close_out(cmd, fp, a->report);
+        }
+    }
+    if (!rc && strcmp(a->outp, "-")) {
+        if (a->json)
+            lpm_map_report_json(rep, stdout);
+        else
+            lpm_map_report_table(rep, stdout);
+        if (fflush(stdout))
+            rc = 1;
+    }
+    return rc;
+}
+
+int lpm_cmd_map(int argc, char **argv)
+{
+    map_args a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc >= 0)
+        return rc;
     lpm_fib fib;
     lpm_fib_init(&fib);
-    int rc = lpm_cli_load_fib(cmd, fib_path, &fo, &fib);
-    if (rc)
+    if ((rc = lpm_cli_load_fib(cmd, a.fib_path, &a.fo, &fib)))
         return rc;
-    lpm_map_opts_family(&mo, fib.family, linear, given);
-    if (mo.split && mo.kind != LPM_MAP_RING_ADAPT && mo.kind != LPM_MAP_RING_SPLIT && mo.kind != LPM_MAP_LINEAR_SPLIT) {
+    lpm_map_opts_family(&a.mo, fib.family, !strcmp(a.arch, "linear"), a.given);
+    int kind = a.mo.kind;
+    if (a.mo.split && kind != LPM_MAP_RING_ADAPT && kind != LPM_MAP_RING_SPLIT && kind != LPM_MAP_LINEAR_SPLIT) {
         lpm_cli_error(cmd, "--split needs --mapping adaptive or split");
         lpm_fib_free(&fib);
         return 2;
@@ -149,28 +193,12 @@ int lpm_cmd_map(int argc, char **argv)
     lpm_image *img;
     lpm_map_report rep;
     lpm_err err;
-    if ((rc = lpm_map_build(&img, &fib, &mo, &rep, &err))) {
+    if ((rc = lpm_map_build(&img, &fib, &a.mo, &rep, &err))) {
         lpm_cli_error(cmd, "%s", err.msg);
         lpm_fib_free(&fib);
         return rc;
     }
-    if ((rc = lpm_image_save(img, outp, &err)))
-        lpm_cli_error(cmd, "%s", err.msg);
-    if (!rc && report) {
-        FILE *fp = lpm_cli_open_out(cmd, report, &rc);
-        if (fp) {
-            lpm_map_report_json(&rep, fp);
-            rc = lpm_cli_close_out(cmd, fp, report);
-        }
-    }
-    if (!rc && strcmp(outp, "-")) {
-        if (json)
-            lpm_map_report_json(&rep, stdout);
-        else
-            lpm_map_report_table(&rep, stdout);
-        if (fflush(stdout))
-            rc = 1;
-    }
+    rc = save_and_report(&a, img, &rep);
     lpm_image_free(img);
     lpm_fib_free(&fib);
     return rc;

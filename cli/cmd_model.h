@@ -6,13 +6,14 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cli.h"
 #include "../models/model.h"
 #include "../sim/bubble_file.h"
 
 typedef struct lpm_model_opts {
-    const char *image, *trace, *gen, *updates, *clog, *results;
-    uint64_t count, seed;
-    int kind, ignore_crc, json;
+    lpm_cli_req req;         /* --trace, --gen, --count, --seed */
+    const char *image, *updates, *clog, *results;
+    int ignore_crc, json;
     double urate;
     lpm_model_cfg mc;
     /* model verify --cosim: the Verilated RTL beside the model */
@@ -25,8 +26,10 @@ typedef struct lpm_model_opts {
     unsigned fifo, contexts;
 } lpm_model_opts;
 
-/* The usage and options of model run, verify or linecard. */
+/* The usage and options of model run, verify or linecard; the request
+ * options' lines with model's defaults. */
 void lpm_model_help(FILE *fp, const char *sub);
+void lpm_model_req_help(FILE *fp);
 /* 0, 2 after a message, or -1 for --help (the caller prints it, exit 0). */
 int lpm_model_opts_parse(const char *cmd, int argc, char **argv, lpm_model_opts *o);
 
@@ -67,7 +70,8 @@ int lpm_model_cosim_prepare(const char *cmd, const lpm_model_opts *o, const lpm_
 int lpm_model_cosim_results(const char *cmd, const lpm_model_cosim_run *r, lpm_model_results *out);
 void lpm_model_cosim_free(const char *cmd, lpm_model_cosim_run *r);
 
-/* model linecard (cmd_model_linecard.c) */
+/* model run (cmd_model_run.c), model linecard (cmd_model_linecard.c) */
+int lpm_cmd_model_run(int argc, char **argv);
 int lpm_cmd_model_linecard(int argc, char **argv);
 
 #endif

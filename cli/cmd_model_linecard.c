@@ -38,9 +38,9 @@ static void help(FILE *fp)
             "  --timed-trace F     packets at a trace's own timing: one per line, 'SECONDS\n"
             "                      ADDRESS' (arrival, non-decreasing; the first arrives at 0)\n"
             "  --fifo N            input FIFO entries (default 64)\n"
-            "  --contexts K        lookups in flight at once (default 64)\n"
-            "  --trace F, --gen KIND, --count N, --seed S   the packets' addresses (default\n"
-            "                      --count 10000)\n"
+            "  --contexts K        lookups in flight at once (default 64)\n");
+    lpm_model_req_help(fp); /* the packets' addresses */
+    fprintf(fp,
             "  --queue Q --issue-width W --rob R --hop-cycles D --ports P   the pipeline\n"
             "  --updates BUBBLES   bubble file (lpmpipe update --bubbles)\n"
             "  --ignore-image-crc  apply a bubble file made for another image\n"
@@ -95,7 +95,7 @@ static int read_timed(const lpm_model_opts *o, const lpm_image *img, lpm_model_k
 {
     lpm_err err;
     lpm_input *in = NULL;
-    int rc = lpm_input_open(&in, o->trace, &err), got = 0;
+    int rc = lpm_input_open(&in, o->req.trace, &err), got = 0;
     char *line;
     size_t len;
     while (!rc && (got = lpm_input_getline(in, &line, &len, &err)) == 1)
@@ -103,7 +103,7 @@ static int read_timed(const lpm_model_opts *o, const lpm_image *img, lpm_model_k
     if (!rc && got < 0)
         rc = LPM_EINPUT;
     if (!rc && !k->n)
-        rc = lpm_err_set(&err, LPM_EINPUT, "%s: no packets", o->trace);
+        rc = lpm_err_set(&err, LPM_EINPUT, "%s: no packets", o->req.trace);
     if (rc)
         lpm_cli_error(cmd, "%s", err.msg);
     lpm_input_close(in);
@@ -176,7 +176,7 @@ static void report(const lpm_model_opts *o, const lpm_linecard_report *r, const 
         printf("line card: %" PRIu64 " packets at the times of %s into a %u-entry FIFO, %u lookups in flight; engine %s\n"
                "  (D %u, P %u, Q %u, W %u, R %u at %.6g MHz): the engine must sustain %.3f lookups per clock\n"
                "  (the trace's mean rate; %.3f at its peak over 1 us)\n",
-               r->offered, o->trace, o->fifo, o->contexts, o->fast ? "fast (loosely timed)" : "cycle-accurate", m->hop,
+               r->offered, o->req.trace, o->fifo, o->contexts, o->fast ? "fast (loosely timed)" : "cycle-accurate", m->hop,
                m->ports, m->queue, m->width, m->rob, m->clock_mhz, r->need_per_clock, r->peak_per_clock);
     else if (o->rate_mpps > 0)
         printf("line card: %" PRIu64 " packets at %.6g Mpps into a %u-entry FIFO, %u lookups in flight; engine %s\n"

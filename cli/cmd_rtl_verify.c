@@ -11,6 +11,13 @@
 
 static const char *cmd = "rtl verify";
 
+/* rtl verify's request options (as lpmpipe model's): no default kind, the
+ * requests held in memory. */
+static void req_init(lpm_cli_req *r)
+{
+    lpm_cli_req_init(r, -1, 10000, 100000000);
+}
+
 static void help(FILE *fp)
 {
     fprintf(fp,
@@ -26,9 +33,12 @@ static void help(FILE *fp)
             "every answer must equal the reference LPM. Prints 'N lookups, M cycles, K\n"
             "mismatches'.\n"
             "\n"
-            "  --trace F / --gen KIND  the requests (as lpmpipe sim; --gen: uniform,\n"
-            "                          random-match, table, zipf over the image's table)\n"
-            "  --count N, --seed S     for --gen (default 10000, 1)\n"
+            "  --image IMG             pipeline image written by lpmpipe map (--gen: its table)\n");
+    lpm_cli_req r;
+    req_init(&r);
+    r.help_width = 23;
+    lpm_cli_req_help(fp, &r);
+    fprintf(fp,
             "  --hop-cycles D --ports P --queue Q --issue-width W\n"
             "                          as lpmpipe sim (default 2, 1, 16, 1; D >= 2)\n"
             "  --load L                requests per cycle (as sim --load): request gaps, req_valid\n"
@@ -58,13 +68,12 @@ static void help(FILE *fp)
 static int parse_opts(int argc, char **argv, lpm_verify_opts *v)
 {
     enum {
-        O_IMAGE = LPM_OPT_FIRST_FREE, O_TRACE, O_GEN, O_COUNT, O_SEED, O_QUEUE, O_WIDTH, O_ROB, O_UPD, O_URATE,
+        O_IMAGE = LPM_OPT_FIRST_FREE, O_QUEUE, O_WIDTH, O_ROB, O_UPD, O_URATE,
         O_CLOCK, O_MUT, O_VCD, O_ICARUS, O_BDIR, O_CACHE, O_JSON, O_HOP, O_PORTS, O_LOAD, O_READY, O_GATE, O_ICRC
     };
     static const struct option lo[] = {
-        { "image", required_argument, 0, O_IMAGE },      { "trace", required_argument, 0, O_TRACE },
-        { "gen", required_argument, 0, O_GEN },          { "count", required_argument, 0, O_COUNT },
-        { "seed", required_argument, 0, O_SEED },        { "queue", required_argument, 0, O_QUEUE },
+        { "image", required_argument, 0, O_IMAGE },      LPM_CLI_REQ_LONGOPTS,
+        { "queue", required_argument, 0, O_QUEUE },
         { "issue-width", required_argument, 0, O_WIDTH }, { "rob", required_argument, 0, O_ROB },
         { "updates", required_argument, 0, O_UPD },      { "update-rate", required_argument, 0, O_URATE },
         { "clock-mhz", required_argument, 0, O_CLOCK },  { "mutate", required_argument, 0, O_MUT },
@@ -76,15 +85,18 @@ static int parse_opts(int argc, char **argv, lpm_verify_opts *v)
         { "gate", no_argument, 0, O_GATE },              { "ignore-image-crc", no_argument, 0, O_ICRC },
         { 0, 0, 0, 0 },
     };
-    int c;
+    lpm_cli_req req;
+    req_init(&req);
+    int c, r;
     optind = 1;
     while ((c = lpm_cli_getopt(cmd, argc, argv, "h", lo)) != -1) {
+        if ((r = lpm_cli_req_option(cmd, c, optarg, &req))) {
+            if (r < 0)
+                return 2;
+            continue;
+        }
         switch (c) {
         case O_IMAGE: v->image = optarg; break;
-        case O_TRACE: v->trace = optarg; break;
-        case O_GEN: v->gen = optarg; break;
-        case O_COUNT: if (lpm_cli_u64(cmd, "--count", optarg, 1, 100000000, &v->count)) return 2; break;
-        case O_SEED: if (lpm_cli_u64(cmd, "--seed", optarg, 0, UINT64_MAX, &v->seed)) return 2; break;
         case O_QUEUE: if (lpm_cli_uint(cmd, "--queue", optarg, 1, 4096, &v->o.queue)) return 2; break;
         case O_WIDTH: if (lpm_cli_uint(cmd, "--issue-width", optarg, 1, 16, &v->o.width)) return 2; break;
         case O_ROB: if (lpm_cli_uint(cmd, "--rob", optarg, 0, 65536, &v->o.rob)) return 2; break;
@@ -111,6 +123,10 @@ static int parse_opts(int argc, char **argv, lpm_verify_opts *v)
         lpm_cli_error(cmd, "unexpected argument '%s'", argv[optind]);
         return 2;
     }
+    v->trace = req.trace;
+    v->gen = req.gen;
+    v->count = req.count;
+    v->seed = req.seed;
     if (!v->image || !!v->trace + !!v->gen != 1) {
         lpm_cli_error(cmd, "needs --image IMG and exactly one of --trace and --gen (see rtl verify --help)");
         return 2;
@@ -123,14 +139,8 @@ static int parse_opts(int argc, char **argv, lpm_verify_opts *v)
         lpm_cli_error(cmd, "--updates: the simulator and the testbench both read the bubble file: give a file, not '-'");
         return 2;
     }
-    static const char *const kinds[] = { "uniform", "random-match", "table", "zipf" };
-    int known = !v->gen;
-    for (int i = 0; v->gen && i < 4; i++)
-        known |= !strcmp(v->gen, kinds[i]);
-    if (!known) {
-        lpm_cli_error(cmd, "--gen: unknown kind '%s' (uniform, random-match, table, zipf)", v->gen);
+    if (lpm_cli_req_kind(cmd, &req))
         return 2;
-    }
     return -1;
 }
 
@@ -168,7 +178,7 @@ static int report(const lpm_verify_opts *v, const lpm_verify_run *r)
 
 int lpm_rtl_cmd_verify(int argc, char **argv)
 {
-    lpm_verify_opts v = { .count = 10000, .seed = 1, .clock_mhz = 200, .ready = 1,
+    lpm_verify_opts v = { .clock_mhz = 200, .ready = 1,
                           .o = { .queue = 16, .width = 1, .hop = 2, .ports = 1 } };
     v.cache = getenv("LPMPIPE_RTL_CACHE");
     int rc = parse_opts(argc, argv, &v);

@@ -1,4 +1,6 @@
-/* lpmpipe sim: options, the checking sink, and the report. */
+/* lpmpipe sim: options (parse_args, check_args), the inputs (load_inputs,
+ * load_table, open_source), the run and the report; the checks on every
+ * answer are in cmd_sim_check.c. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,6 +8,7 @@
 
 #include "cli.h"
 #include "cmd.h"
+#include "cmd_sim_check.h"
 #include "../core/ref_lpm.h"
 #include "../sim/bubble_file.h"
 #include "../sim/sim.h"
@@ -15,6 +18,13 @@
 #include "../sim/walk_synth.h"
 
 static const char *cmd = "sim";
+
+/* sim's request options: no default kind, the trace streamed (no bound
+ * but the counters'). */
+static void req_init(lpm_cli_req *r)
+{
+    lpm_cli_req_init(r, -1, 100000, UINT64_MAX / 2);
+}
 
 static void help(FILE *fp)
 {
@@ -37,12 +47,12 @@ static void help(FILE *fp)
             "  --synthetic N       no table: N stages, requests enter at a random stage and\n"
             "                      read --reads stages (default N: the whole ring)\n"
             "  --linear            with --synthetic: a linear pipeline\n"
-            "  --reads A[-B]       with --synthetic: reads per request, fixed or uniform in A..B\n"
-            "  --trace FILE        addresses, one per line (streamed)\n"
-            "  --gen KIND          uniform, random-match, table, zipf (the table: --fib, or\n"
-            "                      the image's own route section)\n"
-            "  --count N           requests to generate (default 100000)\n"
-            "  --seed S            generator seed (default 1)\n"
+            "  --reads A[-B]       with --synthetic: reads per request, fixed or uniform in A..B\n");
+    lpm_cli_req help_req;
+    req_init(&help_req);
+    lpm_cli_req_help(fp, &help_req);
+    fprintf(fp,
+            "                      (--trace is streamed; --count and --seed serve --synthetic too)\n"
             "  --fib F             the table, for --gen and --verify (default: the image's)\n"
             "  --hop-cycles D      clocks per hop: 1 = the papers' one-cycle rules, 2 or\n"
             "                      more = the hardware rules v2 (default 2)\n"
@@ -84,181 +94,6 @@ static void help(FILE *fp)
             "                      flight (the speed limit make bench compares with); K =\n"
             "                      the image, K in flight through the interpreter\n"
             LPM_CLI_FIB_HELP);
-}
-
-typedef struct check_ctx {
-    lpm_image *img;        /* the live image (bubbles write it) */
-    lpm_image *sh_enter;   /* every bubble that entered the window applied */
-    lpm_image *sh_exit;    /* every bubble that left the last stage applied */
-    lpm_ref *ref;
-    const lpm_nhtab *nh;
-    int family, check, synthetic;
-    FILE *results;
-    uint64_t checked, mismatches, ref_checked, ref_mismatches;
-    uint64_t count, id_sum, last_id;
-    int ordered;
-    /* Updates in flight, judged whole: the writes of every update whose
-     * first bubble entered and whose last bubble has not left, in order. */
-    const lpm_sim_bfile *bf;
-    lpm_sim_write *fw;        /* concatenated writes */
-    size_t fw_n, fw_cap, fw_head;
-    size_t *fu_end;           /* per update in flight: end offset in fw */
-    size_t fu_n, fu_cap, fu_head;
-    int oom;
-    /* rebuilds: the live copy's CRC at each swap against its R line */
-    uint64_t crc_bad, crc_checked;
-    uint64_t crc_update;
-} check_ctx;
-
-static const char *nh_name(const check_ctx *c, uint32_t nh, char *buf, size_t n)
-{
-    if (nh == LPM_NH_NONE)
-        return "-";
-    if (c->synthetic || !c->nh) {
-        snprintf(buf, n, "%" PRIu32, nh);
-        return buf;
-    }
-    if (nh >= c->nh->n) { /* a next hop an update brought: the image has no name for it */
-        snprintf(buf, n, "#%" PRIu32, nh);
-        return buf;
-    }
-    return lpm_nhtab_name(c->nh, nh);
-}
-
-static void addr_text(const check_ctx *c, const lpm_addr *a, char *buf, size_t n)
-{
-    if (c->synthetic)
-        snprintf(buf, n, "e%" PRIu64 "r%" PRIu64, a->hi, a->lo);
-    else
-        lpm_addr_format(a, c->family, buf, n);
-}
-
-static void mismatch(check_ctx *c, const lpm_sim_result *r, const char *who, uint32_t want)
-{
-    if (c->mismatches + c->ref_mismatches > 10)
-        return;
-    char a[LPM_ADDR_STRLEN], b1[16], b2[16];
-    addr_text(c, &r->key, a, sizeof a);
-    fprintf(stderr, "lpmpipe: sim: mismatch: request %" PRIu64 " %s: pipeline says %s, %s says %s (exit cycle %" PRIu64 ")\n",
-            r->id, a, nh_name(c, r->nh, b1, sizeof b1), who, nh_name(c, want, b2, sizeof b2), r->exit_cycle);
-}
-
-static uint32_t dit_hook(void *ctx, uint64_t id, const lpm_addr *key)
-{
-    check_ctx *c = ctx;
-    (void)id;
-    return lpm_image_lookup(c->sh_exit, key);
-}
-
-/* "Before" is the table with every update whose last bubble has left the
- * pipeline; "after" the table with every update whose first bubble has
- * entered. A lookup must answer as one of the two at its output. */
-/* A rebuild's bubbles go one by one: their writes land in the inactive
- * copy, which neither table's lookups read, until the swap makes it live
- * (in "after" as it enters, in "before" as it leaves). */
-static void rebuild_bubble(check_ctx *c, const lpm_sim_bubble *b, int leaving)
-{
-    lpm_image *t = leaving ? c->sh_exit : c->sh_enter;
-    for (unsigned j = 0; j < b->nw; j++)
-        lpm_image_write(t, b->w[j].stage, b->w[j].addr, b->w[j].word);
-    if (!(b->flags & LPM_SIM_B_SWAP))
-        return;
-    lpm_image_swap(t, b->copy);
-    if (!leaving && b->copy_crc) {
-        c->crc_checked++;
-        if (lpm_image_copy_crc(c->img, b->copy) != b->copy_crc && !c->crc_bad++)
-            c->crc_update = b->update;
-    }
-}
-
-static void bubble_hook(void *ctx, const lpm_sim_bubble *b, int leaving)
-{
-    check_ctx *c = ctx;
-    if (b->flags & (LPM_SIM_B_SHADOW | LPM_SIM_B_SWAP)) {
-        rebuild_bubble(c, b, leaving);
-        return;
-    }
-    if (!leaving && b->first) {
-        const lpm_sim_bfile *bf = c->bf;
-        if (c->fw_head == c->fw_n)
-            c->fw_head = c->fw_n = 0;
-        if (c->fw_n + bf->nuw > c->fw_cap) {
-            size_t cap = (c->fw_n + bf->nuw) * 2;
-            lpm_sim_write *p = realloc(c->fw, cap * sizeof *p);
-            if (!p) {
-                c->oom = 1;
-                return;
-            }
-            c->fw = p;
-            c->fw_cap = cap;
-        }
-        if (c->fu_head == c->fu_n)
-            c->fu_head = c->fu_n = 0;
-        if (c->fu_n == c->fu_cap) {
-            size_t cap = c->fu_cap ? c->fu_cap * 2 : 16;
-            size_t *p = realloc(c->fu_end, cap * sizeof *p);
-            if (!p) {
-                c->oom = 1;
-                return;
-            }
-            c->fu_end = p;
-            c->fu_cap = cap;
-        }
-        for (size_t j = 0; j < bf->nuw; j++) {
-            c->fw[c->fw_n++] = bf->uw[j];
-            lpm_image_write(c->sh_enter, bf->uw[j].stage, bf->uw[j].addr, bf->uw[j].word);
-        }
-        c->fu_end[c->fu_n++] = c->fw_n;
-    }
-    if (leaving && b->last && c->fu_head < c->fu_n) {
-        size_t end = c->fu_end[c->fu_head++];
-        for (; c->fw_head < end; c->fw_head++)
-            lpm_image_write(c->sh_exit, c->fw[c->fw_head].stage, c->fw[c->fw_head].addr, c->fw[c->fw_head].word);
-    }
-}
-
-static int sink(void *ctx, const lpm_sim_result *r, lpm_err *err)
-{
-    check_ctx *c = ctx;
-    (void)err;
-    if (c->count && r->id <= c->last_id)
-        c->ordered = 0;
-    c->count++;
-    c->id_sum += r->id;
-    c->last_id = r->id;
-    if (c->check && !c->synthetic) {
-        c->checked++;
-        if (c->sh_enter) {
-            /* Updates in flight: right before (the table as it was when the
-             * lookup read the DIT) or right after (as it is now). */
-            uint32_t before = r->tag, after = lpm_image_lookup(c->sh_enter, &r->key);
-            if (r->nh != before && r->nh != after) {
-                c->mismatches++;
-                mismatch(c, r, "the interpreter (before and after the concurrent update)", after);
-            }
-        } else {
-            uint32_t want = lpm_image_lookup(c->img, &r->key);
-            if (want != r->nh) {
-                c->mismatches++;
-                mismatch(c, r, "the image interpreter", want);
-            }
-        }
-    }
-    if (c->ref) {
-        c->ref_checked++;
-        uint32_t want = lpm_ref_lookup(c->ref, &r->key, NULL);
-        if (want != r->nh) {
-            c->ref_mismatches++;
-            mismatch(c, r, "the reference LPM", want);
-        }
-    }
-    if (c->results) {
-        char a[LPM_ADDR_STRLEN], b[16];
-        addr_text(c, &r->key, a, sizeof a);
-        fprintf(c->results, "%" PRIu64 ",%s,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", r->id, a,
-                nh_name(c, r->nh, b, sizeof b), r->dit_cycle, r->exit_cycle, r->out_cycle);
-    }
-    return 0;
 }
 
 static int parse_reads(const char *arg, unsigned *lo, unsigned *hi)
@@ -324,23 +159,116 @@ int lpm_sim_walk_baseline(lpm_image *img, unsigned k, lpm_sim_source_fn src, voi
 int lpm_sim_walk_unibit(const lpm_fib *f, unsigned k, lpm_sim_source_fn src, void *src_ctx, uint64_t *lookups,
                         uint64_t *checksum, lpm_err *err);
 
-int lpm_cmd_sim(int argc, char **argv)
+/* The options, as parsed and checked (parse_args, check_args). */
+typedef struct sim_args {
+    lpm_fib_opts fo;
+    lpm_sim_cfg cfg;
+    lpm_cli_req req; /* --trace, --gen, --count, --seed */
+    const char *image, *fib_path, *updates, *results, *clog;
+    unsigned synth, reads_lo, reads_hi, baseline, unibit;
+    int linear, have_reads, check, verify, json, timing, pre, ignore_crc;
+    double burst, urate, clock_mhz;
+} sim_args;
+
+/* What a run holds open: set up by load_inputs and open_source, used by
+ * walk_baseline or simulate, released by finish. */
+typedef struct sim_state {
+    lpm_image *img;
+    lpm_fib fib;
+    lpm_sim_walker w;
+    lpm_sim_synth sy;
+    lpm_sim_synth_src ss;
+    lpm_sim_file_src fs;
+    lpm_sim_gen_src gs;
+    lpm_sim_burst_src bs;
+    int have_bs;
+    lpm_sim_bfile bf;
+    mem_src ms;
+    lpm_sim_check cc;
+    lpm_sim *sim;
+    FILE *clog_fp;
+    char source[256];
+    lpm_sim_source_fn src;
+    void *src_ctx;
+} sim_state;
+
+enum {
+    O_IMAGE = LPM_OPT_FIRST_FREE, O_SYNTH, O_LINEAR, O_READS, O_FIB,
+    O_QUEUE, O_WIDTH, O_BURST, O_ROB, O_LOAD, O_UPDATES, O_IGNORE_CRC, O_URATE, O_CLOCK, O_WARMUP, O_NOCHECK,
+    O_VERIFY, O_JSON, O_RESULTS, O_CLOG, O_TIMING, O_BASELINE, O_PRELOAD, O_LOOKAHEAD, O_HOP, O_PORTS, O_READY,
+    O_DRAIN, O_FAULT
+};
+
+/* --plant-fault F; 0 or 2 after the message. */
+static int plant_fault(const char *arg, lpm_sim_cfg *cfg)
 {
-    enum {
-        O_IMAGE = LPM_OPT_FIRST_FREE, O_SYNTH, O_LINEAR, O_READS, O_TRACE, O_GEN, O_COUNT, O_SEED, O_FIB,
-        O_QUEUE, O_WIDTH, O_BURST, O_ROB, O_LOAD, O_UPDATES, O_IGNORE_CRC, O_URATE, O_CLOCK, O_WARMUP, O_NOCHECK,
-        O_VERIFY, O_JSON, O_RESULTS, O_CLOG, O_TIMING, O_BASELINE, O_PRELOAD, O_LOOKAHEAD, O_HOP, O_PORTS, O_READY,
-        O_DRAIN, O_FAULT
-    };
+    if (!strncmp(arg, "swap-early", 10) && (!arg[10] || arg[10] == '=')) {
+        cfg->fault = LPM_SIM_FAULT_SWAP_EARLY;
+        if (arg[10] && lpm_cli_uint(cmd, "--plant-fault swap-early=", arg + 11, 1, 256, &cfg->fault_cycles))
+            return 2;
+    } else if (!strcmp(arg, "no-fence"))
+        cfg->fault = LPM_SIM_FAULT_NO_FENCE;
+    else {
+        lpm_cli_error(cmd, "--plant-fault: '%s' is neither swap-early nor no-fence", arg);
+        return 2;
+    }
+    return 0;
+}
+
+/* One option of the command's own (not a FIB option); 0, or the exit status. */
+static int sim_option(int c, const char *arg, sim_args *a)
+{
+    lpm_sim_cfg *cfg = &a->cfg;
+    switch (c) {
+    case O_IMAGE: a->image = arg; break;
+    case O_SYNTH: if (lpm_cli_uint(cmd, "--synthetic", arg, 1, LPM_SIM_MAX_STAGES, &a->synth)) return 2; break;
+    case O_LINEAR: a->linear = 1; break;
+    case O_READS: if (parse_reads(arg, &a->reads_lo, &a->reads_hi)) return 2; a->have_reads = 1; break;
+    case O_FIB: a->fib_path = arg; break;
+    case O_QUEUE: if (lpm_cli_uint(cmd, "--queue", arg, 0, 65536, &cfg->queue)) return 2; break;
+    case O_WIDTH: if (lpm_cli_uint(cmd, "--issue-width", arg, 1, 64, &cfg->width)) return 2; break;
+    case O_BURST: if (lpm_cli_double(cmd, "--burst", arg, 1.0, 1e9, &a->burst)) return 2; break;
+    case O_ROB: if (lpm_cli_uint(cmd, "--rob", arg, 0, 1u << 20, &cfg->rob)) return 2; break;
+    case O_LOAD: if (lpm_cli_double(cmd, "--load", arg, 1e-9, 64.0, &cfg->load)) return 2; break;
+    case O_UPDATES: a->updates = arg; break;
+    case O_IGNORE_CRC: a->ignore_crc = 1; break;
+    case O_URATE: if (lpm_cli_double(cmd, "--update-rate", arg, 0.0, 1e12, &a->urate)) return 2; break;
+    case O_CLOCK: if (lpm_cli_double(cmd, "--clock-mhz", arg, 1e-3, 1e6, &a->clock_mhz)) return 2; break;
+    case O_WARMUP: if (lpm_cli_u64(cmd, "--warmup", arg, 0, UINT64_MAX / 2, &cfg->warmup)) return 2; break;
+    case O_NOCHECK: a->check = 0; break;
+    case O_DRAIN: cfg->drain_updates = 1; break;
+    case O_FAULT: return plant_fault(arg, cfg);
+    case O_VERIFY: a->verify = 1; break;
+    case O_JSON: a->json = 1; break;
+    case O_RESULTS: a->results = arg; break;
+    case O_CLOG: a->clog = arg; break;
+    case O_TIMING: a->timing = 1; break;
+    case O_PRELOAD: a->pre = 1; break;
+    case O_HOP: if (lpm_cli_uint(cmd, "--hop-cycles", arg, 1, 16, &cfg->hop)) return 2; break;
+    case O_PORTS: if (lpm_cli_uint(cmd, "--ports", arg, 1, 2, &cfg->ports)) return 2; break;
+    case O_READY: if (lpm_cli_double(cmd, "--result-ready", arg, 1e-6, 1.0, &cfg->result_ready)) return 2; break;
+    case O_LOOKAHEAD: if (lpm_cli_uint(cmd, "--lookahead", arg, 0, 4096, &cfg->lookahead)) return 2; break;
+    case O_BASELINE:
+        if ((a->unibit = !strcmp(arg, "unibit")))
+            a->baseline = 24; /* issue 11's limit: 24 lookups in flight */
+        else if (lpm_cli_uint(cmd, "--walk-baseline", arg, 1, 4096, &a->baseline))
+            return 2;
+        break;
+    default: return lpm_cli_usage_error(cmd);
+    }
+    return 0;
+}
+
+/* 0 with *help_given set when --help was given (help printed), else the exit
+ * status of a bad option (0: go on). */
+static int parse_args(int argc, char **argv, sim_args *a, int *help_given)
+{
     static const struct option lo[] = {
         { "image", required_argument, 0, O_IMAGE },
         { "synthetic", required_argument, 0, O_SYNTH },
         { "linear", no_argument, 0, O_LINEAR },
         { "reads", required_argument, 0, O_READS },
-        { "trace", required_argument, 0, O_TRACE },
-        { "gen", required_argument, 0, O_GEN },
-        { "count", required_argument, 0, O_COUNT },
-        { "seed", required_argument, 0, O_SEED },
+        LPM_CLI_REQ_LONGOPTS,
         { "fib", required_argument, 0, O_FIB },
         { "queue", required_argument, 0, O_QUEUE },
         { "issue-width", required_argument, 0, O_WIDTH },
@@ -370,311 +298,234 @@ int lpm_cmd_sim(int argc, char **argv)
         LPM_CLI_FIB_LONGOPTS,
         { 0, 0, 0, 0 },
     };
-    lpm_fib_opts fo;
-    lpm_fib_opts_default(&fo);
-    lpm_sim_cfg cfg;
-    lpm_sim_cfg_default(&cfg);
-    const char *image = NULL, *trace = NULL, *gen = NULL, *fib_path = NULL, *updates = NULL;
-    const char *results = NULL, *clog = NULL;
-    unsigned synth = 0, reads_lo = 0, reads_hi = 0, baseline = 0, unibit = 0;
-    int linear = 0, have_reads = 0, check = 1, verify = 0, json = 0, timing = 0, pre = 0, ignore_crc = 0, c;
-    uint64_t count = 100000, seed = 1;
-    double burst = 1.0, urate = 0.0, clock_mhz = 200.0;
+    memset(a, 0, sizeof *a);
+    lpm_fib_opts_default(&a->fo);
+    lpm_sim_cfg_default(&a->cfg);
+    a->check = 1;
+    req_init(&a->req);
+    a->burst = 1.0;
+    a->clock_mhz = 200.0;
+    *help_given = 0;
+    int c, rc;
     while ((c = lpm_cli_getopt(cmd, argc, argv, "h", lo)) != -1) {
-        int r = lpm_cli_fib_option(cmd, c, optarg, &fo);
+        int r = lpm_cli_fib_option(cmd, c, optarg, &a->fo);
+        if (!r)
+            r = lpm_cli_req_option(cmd, c, optarg, &a->req);
         if (r < 0)
             return 2;
         if (r > 0)
             continue;
-        switch (c) {
-        case O_IMAGE: image = optarg; break;
-        case O_SYNTH: if (lpm_cli_uint(cmd, "--synthetic", optarg, 1, LPM_SIM_MAX_STAGES, &synth)) return 2; break;
-        case O_LINEAR: linear = 1; break;
-        case O_READS: if (parse_reads(optarg, &reads_lo, &reads_hi)) return 2; have_reads = 1; break;
-        case O_TRACE: trace = optarg; break;
-        case O_GEN: gen = optarg; break;
-        case O_COUNT: if (lpm_cli_u64(cmd, "--count", optarg, 1, UINT64_MAX / 2, &count)) return 2; break;
-        case O_SEED: if (lpm_cli_u64(cmd, "--seed", optarg, 0, UINT64_MAX, &seed)) return 2; break;
-        case O_FIB: fib_path = optarg; break;
-        case O_QUEUE: if (lpm_cli_uint(cmd, "--queue", optarg, 0, 65536, &cfg.queue)) return 2; break;
-        case O_WIDTH: if (lpm_cli_uint(cmd, "--issue-width", optarg, 1, 64, &cfg.width)) return 2; break;
-        case O_BURST: if (lpm_cli_double(cmd, "--burst", optarg, 1.0, 1e9, &burst)) return 2; break;
-        case O_ROB: if (lpm_cli_uint(cmd, "--rob", optarg, 0, 1u << 20, &cfg.rob)) return 2; break;
-        case O_LOAD: if (lpm_cli_double(cmd, "--load", optarg, 1e-9, 64.0, &cfg.load)) return 2; break;
-        case O_UPDATES: updates = optarg; break;
-        case O_IGNORE_CRC: ignore_crc = 1; break;
-        case O_URATE: if (lpm_cli_double(cmd, "--update-rate", optarg, 0.0, 1e12, &urate)) return 2; break;
-        case O_CLOCK: if (lpm_cli_double(cmd, "--clock-mhz", optarg, 1e-3, 1e6, &clock_mhz)) return 2; break;
-        case O_WARMUP: if (lpm_cli_u64(cmd, "--warmup", optarg, 0, UINT64_MAX / 2, &cfg.warmup)) return 2; break;
-        case O_NOCHECK: check = 0; break;
-        case O_DRAIN: cfg.drain_updates = 1; break;
-        case O_FAULT:
-            if (!strncmp(optarg, "swap-early", 10) && (!optarg[10] || optarg[10] == '=')) {
-                cfg.fault = LPM_SIM_FAULT_SWAP_EARLY;
-                if (optarg[10] && lpm_cli_uint(cmd, "--plant-fault swap-early=", optarg + 11, 1, 256, &cfg.fault_cycles))
-                    return 2;
-            } else if (!strcmp(optarg, "no-fence"))
-                cfg.fault = LPM_SIM_FAULT_NO_FENCE;
-            else {
-                lpm_cli_error(cmd, "--plant-fault: '%s' is neither swap-early nor no-fence", optarg);
-                return 2;
-            }
-            break;
-        case O_VERIFY: verify = 1; break;
-        case O_JSON: json = 1; break;
-        case O_RESULTS: results = optarg; break;
-        case O_CLOG: clog = optarg; break;
-        case O_TIMING: timing = 1; break;
-        case O_PRELOAD: pre = 1; break;
-        case O_HOP: if (lpm_cli_uint(cmd, "--hop-cycles", optarg, 1, 16, &cfg.hop)) return 2; break;
-        case O_PORTS: if (lpm_cli_uint(cmd, "--ports", optarg, 1, 2, &cfg.ports)) return 2; break;
-        case O_READY: if (lpm_cli_double(cmd, "--result-ready", optarg, 1e-6, 1.0, &cfg.result_ready)) return 2; break;
-        case O_LOOKAHEAD: if (lpm_cli_uint(cmd, "--lookahead", optarg, 0, 4096, &cfg.lookahead)) return 2; break;
-        case O_BASELINE:
-            if ((unibit = !strcmp(optarg, "unibit")))
-                baseline = 24; /* issue 11's limit: 24 lookups in flight */
-            else if (lpm_cli_uint(cmd, "--walk-baseline", optarg, 1, 4096, &baseline))
-                return 2;
-            break;
-        case 'h': help(stdout); return 0;
-        default: return lpm_cli_usage_error(cmd);
+        if (c == 'h') {
+            help(stdout);
+            *help_given = 1;
+            return 0;
         }
+        if ((rc = sim_option(c, optarg, a)))
+            return rc;
     }
     if (optind < argc) {
         lpm_cli_error(cmd, "unexpected argument '%s'", argv[optind]);
         return 2;
     }
-    if (!!image + !!synth != 1) {
+    return 0;
+}
+
+/* The options that go together; 0 or 2 after the message. */
+static int check_args(sim_args *a)
+{
+    if (!!a->image + !!a->synth != 1) {
         lpm_cli_error(cmd, "give exactly one of --image and --synthetic");
         return 2;
     }
-    if (synth && (trace || gen || updates || verify || baseline)) {
+    if (a->synth && (a->req.trace || a->req.gen || a->updates || a->verify || a->baseline)) {
         lpm_cli_error(cmd, "--synthetic takes no --trace, --gen, --updates, --verify or --walk-baseline");
         return 2;
     }
-    if (image && !!trace + !!gen != 1) {
+    if (a->image && !!a->req.trace + !!a->req.gen != 1) {
         lpm_cli_error(cmd, "with --image give exactly one of --trace and --gen");
         return 2;
     }
-    if ((linear || have_reads) && !synth) {
+    if ((a->linear || a->have_reads) && !a->synth) {
         lpm_cli_error(cmd, "--linear and --reads go with --synthetic");
         return 2;
     }
-    if ((urate > 0 || ignore_crc || cfg.drain_updates) && !updates) {
+    if ((a->urate > 0 || a->ignore_crc || a->cfg.drain_updates) && !a->updates) {
         lpm_cli_error(cmd, "%s needs --updates",
-                      ignore_crc ? "--ignore-image-crc" : urate > 0 ? "--update-rate" : "--drain-updates");
+                      a->ignore_crc ? "--ignore-image-crc" : a->urate > 0 ? "--update-rate" : "--drain-updates");
         return 2;
     }
-    int kind = -1;
-    if (gen && (kind = lpm_cli_trace_kind(cmd, "--gen", gen)) < 0)
+    if (lpm_cli_req_kind(cmd, &a->req))
         return 2;
+    return 0;
+}
 
+/* The image (and the bubble file, checked against it before anything
+ * runs) or the synthetic pipeline. */
+static int load_inputs(sim_args *a, sim_state *s)
+{
     lpm_err err;
-    int rc = 0;
-    lpm_image *img = NULL;
-    lpm_fib fib;
-    lpm_fib_init(&fib);
-    int have_fib = 0;
-    lpm_sim_walker w;
-    lpm_sim_synth sy;
-    lpm_sim_synth_src ss;
-    lpm_sim_file_src fs = { 0 };
-    lpm_sim_gen_src gs = { 0 };
-    lpm_sim_burst_src bs = { 0 };
-    int have_bs = 0;
-    lpm_sim_bfile bf = { 0 };
-    mem_src ms = { 0 }; /* before the first goto out, which frees it */
-    check_ctx cc = { 0 };
-    cc.ordered = 1;
-    lpm_sim *sim = NULL;
-    FILE *clog_fp = NULL;
-    char source[256];
-    lpm_sim_source_fn src;
-    void *src_ctx;
-
-    if (image) {
-        if ((rc = lpm_image_load(&img, image, &err))) {
+    int rc;
+    if (!a->image) {
+        lpm_sim_synth_init(&s->sy, a->synth, !a->linear, &s->w);
+        if (!a->have_reads)
+            a->reads_lo = a->reads_hi = a->synth;
+        s->cc.synthetic = 1;
+        return 0;
+    }
+    if ((rc = lpm_image_load(&s->img, a->image, &err))) {
+        lpm_cli_error(cmd, "%s", err.msg);
+        return rc;
+    }
+    lpm_sim_image_walker(s->img, &s->w);
+    s->cc.family = lpm_image_family(s->img);
+    s->cc.nh = lpm_image_nhtab(s->img);
+    if (a->updates) {
+        double cpu = a->urate > 0 ? a->clock_mhz * 1e6 / a->urate : 0.0;
+        if ((rc = lpm_sim_bfile_open(&s->bf, a->updates, s->img, cpu, a->ignore_crc, &err))) {
             lpm_cli_error(cmd, "%s", err.msg);
             return rc;
         }
-        lpm_sim_image_walker(img, &w);
-        cc.family = lpm_image_family(img);
-        cc.nh = lpm_image_nhtab(img);
-        /* The whole bubble file is checked against the image before anything runs. */
-        if (updates) {
-            double cpu = urate > 0 ? clock_mhz * 1e6 / urate : 0.0;
-            if ((rc = lpm_sim_bfile_open(&bf, updates, img, cpu, ignore_crc, &err))) {
-                lpm_cli_error(cmd, "%s", err.msg);
-                goto out;
-            }
-            if (bf.crc_differs)
-                lpm_cli_note(cmd, "%s was made for another image (its CRC differs); applied as --ignore-image-crc asks",
-                              updates);
-        }
-    } else {
-        lpm_sim_synth_init(&sy, synth, !linear, &w);
-        if (!have_reads)
-            reads_lo = reads_hi = synth;
-        cc.synthetic = 1;
+        if (s->bf.crc_differs)
+            lpm_cli_note(cmd, "%s was made for another image (its CRC differs); applied as --ignore-image-crc asks",
+                          a->updates);
     }
-    /* The table: for the generators and the reference check. */
-    if (image && ((gen && kind != LPM_TRACE_UNIFORM) || verify || gen || unibit)) {
-        if (fib_path) {
-            if ((rc = lpm_cli_load_fib(cmd, fib_path, &fo, &fib)))
-                goto out;
-            if (fib.family != cc.family) {
-                lpm_cli_error(cmd, "--fib is IPv%d, the image IPv%d", fib.family, cc.family);
-                rc = 2;
-                goto out;
-            }
-        } else if ((rc = lpm_cli_image_fib(img, &fib, &err))) {
-            lpm_cli_error(cmd, "%s", err.msg);
-            goto out;
-        }
-        have_fib = 1;
-    }
-    if (verify && (rc = lpm_ref_build(&cc.ref, &fib, &err))) {
-        lpm_cli_error(cmd, "%s", err.msg);
-        goto out;
-    }
-    if (synth) {
-        lpm_sim_synth_src_init(&ss, synth, !linear, reads_lo, reads_hi, burst, count, seed);
-        src = lpm_sim_synth_next;
-        src_ctx = &ss;
-        snprintf(source, sizeof source, "synthetic: %" PRIu64 " requests, %u-%u reads, seed %" PRIu64, count,
-                 reads_lo, reads_hi, seed);
-    } else if (trace) {
-        if ((rc = lpm_sim_file_src_open(&fs, trace, cc.family, &err))) {
-            lpm_cli_error(cmd, "%s", err.msg);
-            goto out;
-        }
-        src = lpm_sim_file_next;
-        src_ctx = &fs;
-        snprintf(source, sizeof source, "trace %s", trace);
-    } else {
-        if ((rc = lpm_sim_gen_src_init(&gs, &fib, kind, count, seed, &err))) {
-            lpm_cli_error(cmd, "%s", err.msg);
-            goto out;
-        }
-        src = lpm_sim_gen_next;
-        src_ctx = &gs;
-        snprintf(source, sizeof source, "%s: %" PRIu64 " requests, seed %" PRIu64, gen, count, seed);
-    }
-    if (image && burst > 1.0) {
-        if ((rc = lpm_sim_burst_src_init(&bs, src, src_ctx, burst, seed, w.stages, lpm_sim_image_entry, img, &err))) {
-            lpm_cli_error(cmd, "%s", err.msg);
-            goto out;
-        }
-        have_bs = 1;
-        src = lpm_sim_burst_next;
-        src_ctx = &bs;
-        size_t l = strlen(source);
-        snprintf(source + l, sizeof source - l, ", bursts of one entry stage (mean %g)", burst);
-    }
+    return 0;
+}
 
-    if (pre) {
-        if ((rc = preload(&ms, src, src_ctx, &err))) {
-            lpm_cli_error(cmd, "%s", err.msg);
-            goto out;
-        }
-        src = mem_next;
-        src_ctx = &ms;
-    }
-    if (baseline) {
-        uint64_t n = 0, sum = 0;
-        double t0 = now_s();
-        rc = unibit ? lpm_sim_walk_unibit(&fib, baseline, src, src_ctx, &n, &sum, &err)
-                    : lpm_sim_walk_baseline(img, baseline, src, src_ctx, &n, &sum, &err);
-        double dt = now_s() - t0;
-        if (rc) {
-            lpm_cli_error(cmd, "%s", err.msg);
-            goto out;
-        }
-        printf("{\"walk_baseline\":\"%s\",\"in_flight\":%u,\"lookups\":%" PRIu64 ",\"seconds\":%.4f,\"lookups_per_s\":%.0f,\"checksum\":%" PRIu64 "}\n",
-               unibit ? "unibit" : "image", baseline, n, dt, dt > 0 ? (double)n / dt : 0.0, sum);
-        goto out;
-    }
-
-    if (clog && !(clog_fp = lpm_cli_open_out(cmd, clog, &rc)))
-        goto out;
-    if (results && !(cc.results = lpm_cli_open_out(cmd, results, &rc)))
-        goto out;
-    if (cc.results)
-        fprintf(cc.results, "id,addr,nh,dit_cycle,exit_cycle,out_cycle\n");
-    cfg.cycle_log = clog_fp;
-    if ((rc = lpm_sim_new(&sim, &w, &cfg, &err))) {
-        lpm_cli_error(cmd, "%s", err.msg);
-        goto out;
-    }
-    cc.img = img;
-    cc.check = check;
-    lpm_sim_bubble_fn bsrc = NULL;
-    if (updates) {
-        bsrc = lpm_sim_bfile_next;
-        if (check) {
-            cc.sh_enter = lpm_image_clone(img);
-            cc.sh_exit = lpm_image_clone(img);
-            if (!cc.sh_enter || !cc.sh_exit) {
-                lpm_cli_error(cmd, "out of memory");
-                rc = 1;
-                goto out;
+/* The table: for the generators and the reference check. */
+static int load_table(const sim_args *a, sim_state *s)
+{
+    lpm_err err;
+    int rc;
+    if (a->image && (a->req.gen || a->verify || a->unibit)) {
+        if (a->fib_path) {
+            if ((rc = lpm_cli_load_fib(cmd, a->fib_path, &a->fo, &s->fib)))
+                return rc;
+            if (s->fib.family != s->cc.family) {
+                lpm_cli_error(cmd, "--fib is IPv%d, the image IPv%d", s->fib.family, s->cc.family);
+                return 2;
             }
-            cc.bf = &bf;
-            lpm_sim_set_dit_hook(sim, dit_hook, &cc);
-            lpm_sim_set_bubble_hook(sim, bubble_hook, &cc);
-        }
-        if (cc.ref) {
-            lpm_cli_note(cmd, "--verify with --updates: the reference does not follow the bubbles; "
-                               "answers are checked against the interpreter before and after each update");
-            lpm_ref_free(cc.ref);
-            cc.ref = NULL;
+        } else if ((rc = lpm_cli_image_fib(s->img, &s->fib, &err))) {
+            lpm_cli_error(cmd, "%s", err.msg);
+            return rc;
         }
     }
+    if (a->verify && (rc = lpm_ref_build(&s->cc.ref, &s->fib, &err))) {
+        lpm_cli_error(cmd, "%s", err.msg);
+        return rc;
+    }
+    return 0;
+}
+
+/* The request stream: synthetic, a trace file or a generator, then bursts
+ * and --preload on top. */
+static int open_source(const sim_args *a, sim_state *s)
+{
+    lpm_err err;
+    int rc = 0;
+    if (a->synth) {
+        lpm_sim_synth_src_init(&s->ss, a->synth, !a->linear, a->reads_lo, a->reads_hi, a->burst, a->req.count, a->req.seed);
+        s->src = lpm_sim_synth_next;
+        s->src_ctx = &s->ss;
+        snprintf(s->source, sizeof s->source, "synthetic: %" PRIu64 " requests, %u-%u reads, seed %" PRIu64,
+                 a->req.count, a->reads_lo, a->reads_hi, a->req.seed);
+    } else if (a->req.trace) {
+        rc = lpm_sim_file_src_open(&s->fs, a->req.trace, s->cc.family, &err);
+        s->src = lpm_sim_file_next;
+        s->src_ctx = &s->fs;
+        snprintf(s->source, sizeof s->source, "trace %s", a->req.trace);
+    } else {
+        rc = lpm_sim_gen_src_init(&s->gs, &s->fib, a->req.kind, a->req.count, a->req.seed, &err);
+        s->src = lpm_sim_gen_next;
+        s->src_ctx = &s->gs;
+        snprintf(s->source, sizeof s->source, "%s: %" PRIu64 " requests, seed %" PRIu64, a->req.gen, a->req.count, a->req.seed);
+    }
+    if (!rc && a->image && a->burst > 1.0) {
+        rc = lpm_sim_burst_src_init(&s->bs, s->src, s->src_ctx, a->burst, a->req.seed, s->w.stages, lpm_sim_image_entry,
+                                    s->img, &err);
+        if (!rc) {
+            s->have_bs = 1;
+            s->src = lpm_sim_burst_next;
+            s->src_ctx = &s->bs;
+            size_t l = strlen(s->source);
+            snprintf(s->source + l, sizeof s->source - l, ", bursts of one entry stage (mean %g)", a->burst);
+        }
+    }
+    if (!rc && a->pre && !(rc = preload(&s->ms, s->src, s->src_ctx, &err))) {
+        s->src = mem_next;
+        s->src_ctx = &s->ms;
+    }
+    if (rc)
+        lpm_cli_error(cmd, "%s", err.msg);
+    return rc;
+}
+
+/* --walk-baseline: the table's binary trie (unibit) or the image walked
+ * with K lookups in flight, no pipeline. */
+static int walk_baseline(const sim_args *a, sim_state *s)
+{
+    lpm_err err;
+    uint64_t n = 0, sum = 0;
     double t0 = now_s();
-    rc = lpm_sim_run(sim, src, src_ctx, bsrc, &bf, sink, &cc, &err);
+    int rc = a->unibit ? lpm_sim_walk_unibit(&s->fib, a->baseline, s->src, s->src_ctx, &n, &sum, &err)
+                       : lpm_sim_walk_baseline(s->img, a->baseline, s->src, s->src_ctx, &n, &sum, &err);
     double dt = now_s() - t0;
     if (rc) {
         lpm_cli_error(cmd, "%s", err.msg);
-        goto out;
+        return rc;
     }
-    if (cc.oom) {
-        lpm_cli_error(cmd, "out of memory");
-        rc = 1;
-        goto out;
-    }
-    const lpm_sim_stats *st = lpm_sim_get_stats(sim);
-    if (updates && (rc = lpm_sim_bfile_finish(&bf, st->bubbles_entered, &err))) {
+    printf("{\"walk_baseline\":\"%s\",\"in_flight\":%u,\"lookups\":%" PRIu64 ",\"seconds\":%.4f,\"lookups_per_s\":%.0f,\"checksum\":%" PRIu64 "}\n",
+           a->unibit ? "unibit" : "image", a->baseline, n, dt, dt > 0 ? (double)n / dt : 0.0, sum);
+    return 0;
+}
+
+/* The simulator with its outputs and, with --updates, the hooks that keep
+ * the before/after copies of the table the checks need. */
+static int make_sim(sim_args *a, sim_state *s)
+{
+    lpm_err err;
+    int rc = 0;
+    lpm_sim_check *cc = &s->cc;
+    if (a->clog && !(s->clog_fp = lpm_cli_open_out(cmd, a->clog, &rc)))
+        return rc;
+    if (a->results && !(cc->results = lpm_cli_open_out(cmd, a->results, &rc)))
+        return rc;
+    if (cc->results)
+        fprintf(cc->results, "id,addr,nh,dit_cycle,exit_cycle,out_cycle\n");
+    a->cfg.cycle_log = s->clog_fp;
+    if ((rc = lpm_sim_new(&s->sim, &s->w, &a->cfg, &err))) {
         lpm_cli_error(cmd, "%s", err.msg);
-        goto out;
+        return rc;
     }
-    if (cc.count != st->requests || cc.id_sum != (st->requests ? st->requests * (st->requests - 1) / 2 : 0) ||
-        (cfg.rob && !cc.ordered)) {
-        lpm_cli_error(cmd, "internal error: %" PRIu64 " results for %" PRIu64 " requests%s", cc.count, st->requests,
-                      cfg.rob && !cc.ordered ? ", out of input order" : "");
-        rc = 1;
-        goto out;
+    cc->img = s->img;
+    cc->check = a->check;
+    if (!a->updates)
+        return 0;
+    if (a->check) {
+        cc->sh_enter = lpm_image_clone(s->img);
+        cc->sh_exit = lpm_image_clone(s->img);
+        if (!cc->sh_enter || !cc->sh_exit) {
+            lpm_cli_error(cmd, "out of memory");
+            return 1;
+        }
+        cc->bf = &s->bf;
+        lpm_sim_set_dit_hook(s->sim, lpm_sim_check_dit_hook, cc);
+        lpm_sim_set_bubble_hook(s->sim, lpm_sim_check_bubble_hook, cc);
     }
-    if (st->requests && !st->win_cycles)
-        lpm_cli_error(cmd, "warning: --warmup %" PRIu64 " leaves no steady-state window (the last dispatch was before it): "
-                           "LPC and utilisation are 0", cfg.warmup);
-    lpm_sim_report rep = { st, &cfg, w.stages, w.ring, source, burst, urate, clock_mhz,
-                           cc.synthetic || !check ? "none" : cc.sh_enter ? "interpreter before/after update" : "interpreter",
-                           cc.checked, cc.mismatches, cc.ref_checked, cc.ref_mismatches,
-                           updates != NULL, bf.in_file_bubbles, bf.in_file_updates, bf.updates_applied,
-                           bf.in_file_rebuilds, st->swaps, cc.crc_checked, cc.crc_bad };
-    if (json)
-        lpm_sim_report_json(stdout, &rep);
-    else
-        lpm_sim_report_table(stdout, &rep);
-    if (updates && bf.in_file_bubbles > st->bubbles)
-        lpm_cli_note(cmd, "the lookups ended before the updates: %" PRIu64 " of %" PRIu64 " bubbles (%" PRIu64 " of %" PRIu64
-                          " updates) were not simulated; --drain-updates runs on until all are applied",
-                     bf.in_file_bubbles - st->bubbles, bf.in_file_bubbles, bf.in_file_updates - bf.updates_applied,
-                     bf.in_file_updates);
-    if (timing)
-        fprintf(stderr, "lpmpipe: sim: %" PRIu64 " lookups, %" PRIu64 " cycles in %.3f s: %.0f lookups/s, %.0f cycles/s\n",
-                st->requests, st->cycles, dt, dt > 0 ? (double)st->requests / dt : 0.0,
-                dt > 0 ? (double)st->cycles / dt : 0.0);
+    if (cc->ref) {
+        lpm_cli_note(cmd, "--verify with --updates: the reference does not follow the bubbles; "
+                           "answers are checked against the interpreter before and after each update");
+        lpm_ref_free(cc->ref);
+        cc->ref = NULL;
+    }
+    return 0;
+}
+
+/* The errors a run can end with after its report: the swap rules, the
+ * copies' CRCs, the answers; 1 when any, else 0. */
+static int run_errors(const lpm_sim_stats *st, const lpm_sim_check *cc)
+{
+    int rc = 0;
     if (st->copy_violations) {
         char where[64];
         if (st->viol_stage == LPM_SIM_DIT)
@@ -690,40 +541,128 @@ int lpm_cmd_sim(int argc, char **argv)
             lpm_cli_error(cmd, "(%" PRIu64 " lookups were walking it)", st->viol_lookups);
         rc = 1;
     }
-    if (cc.crc_bad) {
+    if (cc->crc_bad) {
         lpm_cli_error(cmd, "%" PRIu64 " swap%s found the new copy different from what its R line says (first: update %" PRIu64 ")",
-                      cc.crc_bad, cc.crc_bad == 1 ? "" : "s", cc.crc_update);
+                      cc->crc_bad, cc->crc_bad == 1 ? "" : "s", cc->crc_update);
         rc = 1;
     }
-    if (cc.mismatches || cc.ref_mismatches) {
-        lpm_cli_error(cmd, "%" PRIu64 " mismatch%s", cc.mismatches + cc.ref_mismatches,
-                      cc.mismatches + cc.ref_mismatches == 1 ? "" : "es");
+    if (cc->mismatches || cc->ref_mismatches) {
+        lpm_cli_error(cmd, "%" PRIu64 " mismatch%s", cc->mismatches + cc->ref_mismatches,
+                      cc->mismatches + cc->ref_mismatches == 1 ? "" : "es");
         rc = 1;
     }
-out:
-    if (clog_fp && lpm_cli_close_out(cmd, clog_fp, clog) && !rc)
+    return rc;
+}
+
+/* The report (JSON or table), the notes, --timing; then run_errors. */
+static int report(const sim_args *a, const sim_state *s, const lpm_sim_stats *st, double dt)
+{
+    const lpm_sim_check *cc = &s->cc;
+    const lpm_sim_bfile *bf = &s->bf;
+    if (st->requests && !st->win_cycles)
+        lpm_cli_error(cmd, "warning: --warmup %" PRIu64 " leaves no steady-state window (the last dispatch was before it): "
+                           "LPC and utilisation are 0", a->cfg.warmup);
+    lpm_sim_report rep = { st, &a->cfg, s->w.stages, s->w.ring, s->source, a->burst, a->urate, a->clock_mhz,
+                           cc->synthetic || !a->check ? "none" : cc->sh_enter ? "interpreter before/after update" : "interpreter",
+                           cc->checked, cc->mismatches, cc->ref_checked, cc->ref_mismatches,
+                           a->updates != NULL, bf->in_file_bubbles, bf->in_file_updates, bf->updates_applied,
+                           bf->in_file_rebuilds, st->swaps, cc->crc_checked, cc->crc_bad };
+    if (a->json)
+        lpm_sim_report_json(stdout, &rep);
+    else
+        lpm_sim_report_table(stdout, &rep);
+    if (a->updates && bf->in_file_bubbles > st->bubbles)
+        lpm_cli_note(cmd, "the lookups ended before the updates: %" PRIu64 " of %" PRIu64 " bubbles (%" PRIu64 " of %" PRIu64
+                          " updates) were not simulated; --drain-updates runs on until all are applied",
+                     bf->in_file_bubbles - st->bubbles, bf->in_file_bubbles, bf->in_file_updates - bf->updates_applied,
+                     bf->in_file_updates);
+    if (a->timing)
+        fprintf(stderr, "lpmpipe: sim: %" PRIu64 " lookups, %" PRIu64 " cycles in %.3f s: %.0f lookups/s, %.0f cycles/s\n",
+                st->requests, st->cycles, dt, dt > 0 ? (double)st->requests / dt : 0.0,
+                dt > 0 ? (double)st->cycles / dt : 0.0);
+    return run_errors(st, cc);
+}
+
+/* Runs the simulation, checks that every request came out (in order with
+ * --rob) and that the bubble file ended whole, then reports. */
+static int simulate(const sim_args *a, sim_state *s)
+{
+    lpm_err err;
+    lpm_sim_check *cc = &s->cc;
+    double t0 = now_s();
+    int rc = lpm_sim_run(s->sim, s->src, s->src_ctx, a->updates ? lpm_sim_bfile_next : NULL, &s->bf,
+                         lpm_sim_check_sink, cc, &err);
+    double dt = now_s() - t0;
+    if (rc) {
+        lpm_cli_error(cmd, "%s", err.msg);
+        return rc;
+    }
+    if (cc->oom) {
+        lpm_cli_error(cmd, "out of memory");
+        return 1;
+    }
+    const lpm_sim_stats *st = lpm_sim_get_stats(s->sim);
+    if (a->updates && (rc = lpm_sim_bfile_finish(&s->bf, st->bubbles_entered, &err))) {
+        lpm_cli_error(cmd, "%s", err.msg);
+        return rc;
+    }
+    if (cc->count != st->requests || cc->id_sum != (st->requests ? st->requests * (st->requests - 1) / 2 : 0) ||
+        (a->cfg.rob && !cc->ordered)) {
+        lpm_cli_error(cmd, "internal error: %" PRIu64 " results for %" PRIu64 " requests%s", cc->count, st->requests,
+                      a->cfg.rob && !cc->ordered ? ", out of input order" : "");
+        return 1;
+    }
+    return report(a, s, st, dt);
+}
+
+/* Closes the outputs (a failed close makes a clean run fail) and frees
+ * everything; returns the exit status. */
+static int finish(const sim_args *a, sim_state *s, int rc)
+{
+    if (s->clog_fp && lpm_cli_close_out(cmd, s->clog_fp, a->clog) && !rc)
         rc = 1;
-    if (cc.results && lpm_cli_close_out(cmd, cc.results, results) && !rc)
+    if (s->cc.results && lpm_cli_close_out(cmd, s->cc.results, a->results) && !rc)
         rc = 1;
     if (fflush(stdout) && !rc)
         rc = 1;
-    free(ms.a);
-    free(cc.fw);
-    free(cc.fu_end);
-    lpm_sim_free(sim);
-    lpm_sim_bfile_close(&bf);
-    lpm_sim_file_src_close(&fs);
-    lpm_sim_gen_src_free(&gs);
-    if (have_bs) {
-        if (!rc && bs.dropped)
-            fprintf(stderr, "lpmpipe: sim: --burst: %" PRIu64 " addresses dropped (their entry stage's pool was full)\n", bs.dropped);
-        lpm_sim_burst_src_free(&bs);
+    free(s->ms.a);
+    free(s->cc.fw);
+    free(s->cc.fu_end);
+    lpm_sim_free(s->sim);
+    lpm_sim_bfile_close(&s->bf);
+    lpm_sim_file_src_close(&s->fs);
+    lpm_sim_gen_src_free(&s->gs);
+    if (s->have_bs) {
+        if (!rc && s->bs.dropped)
+            fprintf(stderr, "lpmpipe: sim: --burst: %" PRIu64 " addresses dropped (their entry stage's pool was full)\n",
+                    s->bs.dropped);
+        lpm_sim_burst_src_free(&s->bs);
     }
-    lpm_ref_free(cc.ref);
-    lpm_image_free(cc.sh_enter);
-    lpm_image_free(cc.sh_exit);
-    lpm_image_free(img);
-    if (have_fib || 1)
-        lpm_fib_free(&fib);
+    lpm_ref_free(s->cc.ref);
+    lpm_image_free(s->cc.sh_enter);
+    lpm_image_free(s->cc.sh_exit);
+    lpm_image_free(s->img);
+    lpm_fib_free(&s->fib);
     return rc;
+}
+
+int lpm_cmd_sim(int argc, char **argv)
+{
+    sim_args a;
+    int help_given, rc = parse_args(argc, argv, &a, &help_given);
+    if (rc || help_given)
+        return rc;
+    if ((rc = check_args(&a)))
+        return rc;
+    sim_state s;
+    memset(&s, 0, sizeof s);
+    lpm_fib_init(&s.fib);
+    s.cc.ordered = 1;
+    if (!(rc = load_inputs(&a, &s)) && !(rc = load_table(&a, &s)) && !(rc = open_source(&a, &s))) {
+        if (a.baseline)
+            rc = walk_baseline(&a, &s);
+        else if (!(rc = make_sim(&a, &s)))
+            rc = simulate(&a, &s);
+    }
+    return finish(&a, &s, rc);
 }

@@ -9,25 +9,35 @@
 /* "trace", then "trace gen" or "trace updates" once the subcommand is known. */
 static const char *cmd = "trace";
 
+/* trace gen's request options: it writes traces (no --trace), --count
+ * required. */
+static void gen_req_init(lpm_cli_req *r)
+{
+    lpm_cli_req_init(r, LPM_TRACE_RANDOM_MATCH, 0, LPM_TRACE_MAX_COUNT);
+    r->no_trace = 1;
+}
+
 static void help(FILE *fp)
 {
     fprintf(fp,
-            "usage: lpmpipe trace gen --fib F [--kind K] --count N [--seed S] [--burst MEAN]\n"
+            "usage: lpmpipe trace gen --fib F [--gen K] --count N [--seed S] [--burst MEAN]\n"
             "                         [--zipf S] [-o OUT] [FIB options]\n"
             "       lpmpipe trace updates --fib F --count N [--withdraw-share R] [--seed S] [-o OUT]\n"
             "                             [FIB options]\n"
             "\n"
-            "gen writes one address per line (the trace format of docs/synthetic.md):\n"
-            "  --kind K            uniform         uniform over the family's address space\n"
-            "                      random-match    He et al.: the longest leaf-pushed path of a\n"
-            "                                      random prefix, completed with random bits (default)\n"
-            "                      table           GAMT: a random table prefix, random completion\n"
-            "                      zipf            table addresses with Zipf popularity\n"
-            "  --count N           addresses, 1..1G (K, M, G suffixes)\n"
-            "  --seed S            random seed (default 1); same inputs and seed, same bytes\n"
+            "gen writes one address per line (the trace format of docs/synthetic.md):\n");
+    lpm_cli_req r;
+    gen_req_init(&r);
+    lpm_cli_req_help(fp, &r);
+    fprintf(fp,
+            "                      kinds: uniform       uniform over the family's address space\n"
+            "                             random-match  He et al.: the longest leaf-pushed path of\n"
+            "                                           a random prefix, completed with random bits\n"
+            "                             table         GAMT: a random table prefix, random completion\n"
+            "                             zipf          table addresses with Zipf popularity\n"
             "  --burst MEAN        runs of one repeated address, geometric with this mean\n"
             "                      (1..1000000; default none)\n"
-            "  --zipf S            Zipf exponent for --kind zipf, in (0, 10] (default 1)\n"
+            "  --zipf S            Zipf exponent for --gen zipf, in (0, 10] (default 1)\n"
             "  -o OUT              output file (default standard output)\n"
             "\n"
             "updates writes 'time a|w prefix [nexthop]' lines against the table:\n"
@@ -53,12 +63,10 @@ typedef struct {
  * exit status. */
 static int parse(int argc, char **argv, int gen, args *a)
 {
-    enum { O_FIB = LPM_OPT_FIRST_FREE, O_KIND, O_COUNT, O_SEED, O_BURST, O_ZIPF, O_WITHDRAW };
+    enum { O_FIB = LPM_OPT_FIRST_FREE, O_COUNT, O_SEED, O_BURST, O_ZIPF, O_WITHDRAW };
     static const struct option lo_gen[] = {
         { "fib", required_argument, 0, O_FIB },
-        { "kind", required_argument, 0, O_KIND },
-        { "count", required_argument, 0, O_COUNT },
-        { "seed", required_argument, 0, O_SEED },
+        LPM_CLI_GEN_LONGOPTS,
         { "burst", required_argument, 0, O_BURST },
         { "zipf", required_argument, 0, O_ZIPF },
         { "output", required_argument, 0, 'o' },
@@ -82,10 +90,14 @@ static int parse(int argc, char **argv, int gen, args *a)
     a->out = "-";
     a->seed = 1;
     a->withdraw = 0.2;
+    lpm_cli_req req;
+    gen_req_init(&req);
     int c;
     optind = 1;
     while ((c = lpm_cli_getopt(cmd, argc, argv, "ho:", gen ? lo_gen : lo_upd)) != -1) {
         int r = lpm_cli_fib_option(cmd, c, optarg, &a->fo);
+        if (!r && gen && (r = lpm_cli_req_option(cmd, c, optarg, &req)) > 0 && (c == LPM_OPT_GEN || c == LPM_OPT_KIND))
+            r = lpm_cli_req_kind(cmd, &req) ? -1 : 1;
         if (r < 0)
             return 2;
         if (r > 0)
@@ -93,12 +105,8 @@ static int parse(int argc, char **argv, int gen, args *a)
         switch (c) {
         case O_FIB: a->fib = optarg; break;
         case 'o': a->out = optarg; break;
-        case O_KIND:
-            if ((a->to.kind = lpm_cli_trace_kind(cmd, "--kind", optarg)) < 0)
-                return 2;
-            break;
-        case O_COUNT:
-            if (lpm_cli_u64(cmd, "--count", optarg, 1, gen ? LPM_TRACE_MAX_COUNT : LPM_UPDATES_MAX_COUNT, &a->count))
+        case O_COUNT: /* trace updates */
+            if (lpm_cli_u64(cmd, "--count", optarg, 1, LPM_UPDATES_MAX_COUNT, &a->count))
                 return 2;
             a->have_count = 1;
             break;
@@ -129,6 +137,12 @@ static int parse(int argc, char **argv, int gen, args *a)
     if (optind < argc) {
         lpm_cli_error(cmd, "unexpected argument '%s'", argv[optind]);
         return lpm_cli_usage_error(cmd);
+    }
+    if (gen) {
+        a->to.kind = req.kind;
+        a->count = req.count;
+        a->have_count = req.count != 0;
+        a->seed = req.seed;
     }
     if (!a->fib) {
         lpm_cli_error(cmd, "--fib is required");

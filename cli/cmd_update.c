@@ -5,9 +5,9 @@
 
 #include "cli.h"
 #include "cmd.h"
-#include "../mapper/image_int.h"
 #include "../core/trace.h"
 #include "../core/updates_load.h"
+#include "../mapper/image.h"
 #include "../mapper/map.h"
 #include "../mapper/update.h"
 
@@ -215,9 +215,10 @@ int lpm_cmd_update(int argc, char **argv)
      * index space serves both. */
     lpm_fib fib;
     lpm_fib_init(&fib);
-    fib.family = img->family;
-    for (size_t i = 0; i < img->nh.n; i++)
-        lpm_nhtab_intern(&fib.nh, img->nh.name[i], strlen(img->nh.name[i]));
+    fib.family = lpm_image_family(img);
+    const lpm_nhtab *inh = lpm_image_nhtab(img);
+    for (size_t i = 0; i < inh->n; i++)
+        lpm_nhtab_intern(&fib.nh, inh->name[i], strlen(inh->name[i]));
     lpm_update *up = NULL;
     size_t n = 0;
     lpm_upd *u = NULL;
@@ -234,13 +235,15 @@ int lpm_cmd_update(int argc, char **argv)
     if (bubbles) {
         if (!(bf = lpm_cli_open_out(cmd, bubbles, &rc)))
             goto out;
+        lpm_image_info in;
+        lpm_image_info_of(img, &in);
         fprintf(bf, "# lpmpipe bubbles v2: IPv%d %s, %u stages, word %u bits, DIT entry %u bits, %u cop%s\n",
-                img->family, img->ring ? "ring" : "linear", img->stages, img->word_bits, img->dit_bits, img->copies,
-                img->copies == 1 ? "y" : "ies");
+                in.family, in.ring ? "ring" : "linear", in.stages, in.word_bits, in.dit_bits, in.copies,
+                in.copies == 1 ? "y" : "ies");
         /* What the readers check against the image they are given. */
         fprintf(bf, "H bubbles=2 family=%d arch=%s stages=%u x=%u word_bits=%u dit_bits=%u copies=%u image_crc=%08x\n",
-                img->family, img->ring ? "ring" : "linear", img->stages, img->x, img->word_bits, img->dit_bits,
-                img->copies, (unsigned)lpm_image_file_crc(img));
+                in.family, in.ring ? "ring" : "linear", in.stages, in.x, in.word_bits, in.dit_bits, in.copies,
+                (unsigned)lpm_image_file_crc(img));
     }
     size_t bubble_no = 0;
     for (size_t i = 0; i < n && !rc; i++) {
@@ -254,7 +257,7 @@ int lpm_cmd_update(int argc, char **argv)
             ri.stopped_at = i + 1;
             break;
         }
-        if (rebuilt && bf && img->copies == 1) {
+        if (rebuilt && bf && lpm_image_copies(img) == 1) {
             lpm_cli_error(cmd, "%s: update %zu needs a rebuild (%s) and %s has no shadow copy to send it into as "
                                "bubbles: map with --shadow (or more --headroom); the bubble file stops before it",
                           updates, i + 1, lpm_rebuild_reason_name(lpm_upd_last_reason(u)), image);

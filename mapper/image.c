@@ -109,6 +109,13 @@ size_t lpm_image_route_count(const lpm_image *img) { return img->nroutes; }
 const lpm_route *lpm_image_routes(const lpm_image *img) { return img->routes; }
 void lpm_image_word_fmt(const lpm_image *img, lpm_word_fmt *f) { *f = img->fmt; }
 
+void lpm_image_info_of(const lpm_image *img, lpm_image_info *in)
+{
+    *in = (lpm_image_info){ img->version, img->family, img->ring, img->stages, img->x, img->key_bits, img->fmt,
+                            img->word_bits, img->dit_bits, (int)img->map_kind, img->stride_k, img->headroom_pct,
+                            img->split, img->copies, img->active, img->nh.n, img->nroutes };
+}
+
 uint32_t lpm_image_stage_depth(const lpm_image *img, unsigned stage)
 {
     return stage < img->stages ? img->depth[stage] : 0;

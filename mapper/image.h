@@ -93,6 +93,22 @@ typedef struct lpm_word_fmt {
 } lpm_word_fmt;
 void lpm_image_word_fmt(const lpm_image *img, lpm_word_fmt *f);
 
+/* Every header fact at once, for the commands that print them (image dump
+ * and hex, update's summary); the per-stage ones have their accessors. */
+typedef struct lpm_image_info {
+    unsigned version;      /* the file's version (LPM_IMAGE_VERSION: built in memory) */
+    int family, ring;      /* 4 or 6; 1 ring (CAMP), 0 linear */
+    unsigned stages, x, key_bits;
+    lpm_word_fmt fmt;
+    unsigned word_bits, dit_bits;
+    int map_kind;          /* enum lpm_map_kind */
+    unsigned stride_k;     /* the mapping's block stride (balanced: 0) */
+    unsigned headroom_pct, split;
+    unsigned copies, active;
+    size_t next_hops, routes;
+} lpm_image_info;
+void lpm_image_info_of(const lpm_image *img, lpm_image_info *in);
+
 /* The bit positions of a node word or DIT entry, defined here once: the
  * codecs below, the RTL generator's Verilog slices and the docs' tables all
  * come from it. A field of width 0 is absent. */

@@ -196,22 +196,22 @@ static int take(cur_t *c, size_t n, const unsigned char **q)
 
 #define TRUNC(what) lpm_err_set(err, LPM_EINPUT, "%s: truncated image (in the %s)", path, what)
 
-static int parse(lpm_image **out, const char *path, const unsigned char *p, size_t n, lpm_err *err)
+/* The header's fields (docs/image-format.md 2.1), as read and checked. */
+typedef struct img_hdr {
+    unsigned version, family, ring, stages, x, key_bits, word_bits, dit_bits;
+    lpm_word_fmt f;
+    uint32_t nh_count;
+    uint64_t nroutes;
+    unsigned copies, active;
+    unsigned map_kind, stride_k, headroom_pct, split;
+} img_hdr;
+
+/* The version and the fixed header, every field in range. */
+static int parse_header(cur_t *c, const char *path, img_hdr *hd, lpm_err *err)
 {
-    cur_t c = { p, n, 0 };
-    const unsigned char *q;
-    if (n < 8 || memcmp(p, magic, 8))
-        return lpm_err_set(err, LPM_EINPUT, "%s: not a pipeline image (wrong magic)", path);
-    if (n < 68)
-        return TRUNC("header");
-    uint32_t crc_file = (uint32_t)get_le(p + n - 4, 4);
-    uLong crc = crc32(0L, Z_NULL, 0);
-    for (size_t off = 0; off < n - 4; off += 1u << 30) {
-        size_t k = n - 4 - off < (1u << 30) ? n - 4 - off : (1u << 30);
-        crc = crc32(crc, p + off, (uInt)k);
-    }
-    take(&c, 8, &q);
-    take(&c, 56, &q);
+    const unsigned char *q = NULL; /* take() sets it; the sizes were checked before */
+    take(c, 8, &q);
+    take(c, 56, &q);
     unsigned version = (unsigned)get_le(q, 2);
     if (version == 1)
         return lpm_err_set(err, LPM_EINPUT,
@@ -222,42 +222,50 @@ static int parse(lpm_image **out, const char *path, const unsigned char *p, size
         return lpm_err_set(err, LPM_EINPUT, "%s: image version %u is not supported (this build reads 2 and %d)", path,
                            version, LPM_IMAGE_VERSION);
     const unsigned char *h = q + 2;
-    unsigned family = h[0], ring = h[1], stages = h[2], x = h[3], key_bits = h[4];
-    unsigned word_bits = h[5], dit_bits = h[13 - 4];
-    lpm_word_fmt f = { h[6], h[7], h[8] };
-    uint32_t nh_count = (uint32_t)get_le(q + 16, 4);
-    uint64_t nroutes = get_le(q + 24, 8);
+    *hd = (img_hdr){ .version = version, .family = h[0], .ring = h[1], .stages = h[2], .x = h[3], .key_bits = h[4],
+                     .word_bits = h[5], .dit_bits = h[13 - 4], .f = { h[6], h[7], h[8] },
+                     .nh_count = (uint32_t)get_le(q + 16, 4), .nroutes = get_le(q + 24, 8),
+                     .map_kind = h[10], .stride_k = h[11], .headroom_pct = h[12], .split = h[13] };
     /* Version 2 has no shadow copy: bytes 28-31 are reserved (zero) there. */
-    unsigned copies = version == 2 ? 1 : q[20], active = version == 2 ? 0 : q[21];
+    hd->copies = version == 2 ? 1 : q[20];
+    hd->active = version == 2 ? 0 : q[21];
     for (unsigned i = version == 2 ? 20 : 22; i < 24; i++)
         if (q[i])
             return lpm_err_set(err, LPM_EINPUT, "%s: reserved header bytes are not zero", path);
-    if (copies < 1 || copies > 2 || active >= copies)
+    if (hd->copies < 1 || hd->copies > 2 || hd->active >= hd->copies)
         return lpm_err_set(err, LPM_EINPUT, "%s: copies %u, active copy %u (copies is 1 or 2, active below it)", path,
-                           copies, active);
+                           hd->copies, hd->active);
     for (unsigned i = 32; i < 56; i++)
         if (q[i])
             return lpm_err_set(err, LPM_EINPUT, "%s: reserved header bytes are not zero", path);
-    if (family != 4 && family != 6)
-        return lpm_err_set(err, LPM_EINPUT, "%s: family %u is neither 4 nor 6", path, family);
-    if (ring > 1)
-        return lpm_err_set(err, LPM_EINPUT, "%s: arch %u is neither 0 (linear) nor 1 (ring)", path, ring);
-    if (stages < 1)
+    if (hd->family != 4 && hd->family != 6)
+        return lpm_err_set(err, LPM_EINPUT, "%s: family %u is neither 4 nor 6", path, hd->family);
+    if (hd->ring > 1)
+        return lpm_err_set(err, LPM_EINPUT, "%s: arch %u is neither 0 (linear) nor 1 (ring)", path, hd->ring);
+    if (hd->stages < 1)
         return lpm_err_set(err, LPM_EINPUT, "%s: zero stages", path);
-    if (x > LPM_IMAGE_MAX_X)
-        return lpm_err_set(err, LPM_EINPUT, "%s: initial stride %u is over %d", path, x, LPM_IMAGE_MAX_X);
-    if (key_bits != lpm_family_bits((int)family))
-        return lpm_err_set(err, LPM_EINPUT, "%s: key_bits %u does not fit family %u", path, key_bits, family);
-    if (f.nh_bits < 1 || f.nh_bits > LPM_IMAGE_MAX_NH_BITS || f.addr_bits < 1 ||
-        f.addr_bits > LPM_IMAGE_MAX_ADDR_BITS || f.stage_bits > 8)
+    if (hd->x > LPM_IMAGE_MAX_X)
+        return lpm_err_set(err, LPM_EINPUT, "%s: initial stride %u is over %d", path, hd->x, LPM_IMAGE_MAX_X);
+    if (hd->key_bits != lpm_family_bits((int)hd->family))
+        return lpm_err_set(err, LPM_EINPUT, "%s: key_bits %u does not fit family %u", path, hd->key_bits, hd->family);
+    const lpm_word_fmt *f = &hd->f;
+    if (f->nh_bits < 1 || f->nh_bits > LPM_IMAGE_MAX_NH_BITS || f->addr_bits < 1 ||
+        f->addr_bits > LPM_IMAGE_MAX_ADDR_BITS || f->stage_bits > 8)
         return lpm_err_set(err, LPM_EINPUT, "%s: field widths nh %u, addr %u, stage %u out of range", path,
-                           f.nh_bits, f.addr_bits, f.stage_bits);
-    if (nh_count > (1ULL << f.nh_bits))
-        return lpm_err_set(err, LPM_EINPUT, "%s: %u next hops do not fit %u-bit indexes", path, nh_count, f.nh_bits);
-    uint8_t stride[LPM_IMAGE_MAX_STAGES];
-    uint32_t depth[LPM_IMAGE_MAX_STAGES], used[LPM_IMAGE_MAX_STAGES];
-    for (unsigned s = 0; s < stages; s++) {
-        if (take(&c, 12, &q))
+                           f->nh_bits, f->addr_bits, f->stage_bits);
+    if (hd->nh_count > (1ULL << f->nh_bits))
+        return lpm_err_set(err, LPM_EINPUT, "%s: %u next hops do not fit %u-bit indexes", path, hd->nh_count,
+                           f->nh_bits);
+    return LPM_OK;
+}
+
+/* The stage table: stride, depth and used words of every stage. */
+static int parse_stages(cur_t *c, const char *path, const img_hdr *hd, uint8_t *stride, uint32_t *depth,
+                        uint32_t *used, lpm_err *err)
+{
+    const unsigned char *q;
+    for (unsigned s = 0; s < hd->stages; s++) {
+        if (take(c, 12, &q))
             return TRUNC("stage table");
         stride[s] = q[0];
         if (q[1] || q[2] || q[3])
@@ -266,56 +274,73 @@ static int parse(lpm_image **out, const char *path, const unsigned char *p, size
         used[s] = (uint32_t)get_le(q + 8, 4);
         if (stride[s] < 1 || stride[s] > LPM_IMAGE_MAX_STRIDE)
             return lpm_err_set(err, LPM_EINPUT, "%s: stage %u: stride %u is not in 1..%d", path, s, stride[s], LPM_IMAGE_MAX_STRIDE);
-        const char *why = lpm_image_depth_check(depth[s], stride[s], f.addr_bits, copies);
+        const char *why = lpm_image_depth_check(depth[s], stride[s], hd->f.addr_bits, hd->copies);
         if (why)
             return lpm_err_set(err, LPM_EINPUT, "%s: stage %u: depth %u %s", path, s, depth[s], why);
         if (used[s] > depth[s])
             return lpm_err_set(err, LPM_EINPUT, "%s: stage %u: used %u exceeds depth %u", path, s, used[s], depth[s]);
     }
-    /* Sizes before allocating, so that a lying header cannot ask for much. */
-    unsigned wb = (word_bits + 7) / 8, db = (dit_bits + 7) / 8;
-    uint64_t need = ((uint64_t)db * copies << x);
-    for (unsigned s = 0; s < stages; s++)
+    return LPM_OK;
+}
+
+/* The image allocated from the header and stage table (its sizes checked
+ * against the bytes left first, so that a lying header cannot ask for
+ * much), the fields beside the memories set, the memories read. */
+static int read_memories(cur_t *c, const char *path, const img_hdr *hd, const uint8_t *stride, const uint32_t *depth,
+                         const uint32_t *used, lpm_image **out, lpm_err *err)
+{
+    unsigned wb = (hd->word_bits + 7) / 8, db = (hd->dit_bits + 7) / 8, copies = hd->copies;
+    uint64_t need = ((uint64_t)db * copies << hd->x);
+    for (unsigned s = 0; s < hd->stages; s++)
         need += (uint64_t)wb * copies * depth[s];
-    if (need > n - c.off)
+    if (need > c->n - c->off)
         return TRUNC("memories");
-    lpm_image *img = lpm_image_alloc((int)family, (int)ring, stages, x, &f, stride, depth, copies);
+    lpm_image *img = lpm_image_alloc((int)hd->family, (int)hd->ring, hd->stages, hd->x, &hd->f, stride, depth, copies);
     if (!img)
         return lpm_err_set(err, LPM_EFAIL, "%s: out of memory", path);
-    if (img->word_bits != word_bits || img->dit_bits != dit_bits) {
+    if (img->word_bits != hd->word_bits || img->dit_bits != hd->dit_bits) {
         unsigned want_w = img->word_bits, want_d = img->dit_bits;
         lpm_image_free(img);
         return lpm_err_set(err, LPM_EINPUT, "%s: word_bits %u / dit_bits %u do not match the field widths (%u / %u)",
-                           path, word_bits, dit_bits, want_w, want_d);
+                           path, hd->word_bits, hd->dit_bits, want_w, want_d);
     }
-    if (h[10] < LPM_MAP_RING || h[10] > LPM_MAP_LINEAR_SPLIT) {
+    if (hd->map_kind < LPM_MAP_RING || hd->map_kind > LPM_MAP_LINEAR_SPLIT) {
         lpm_image_free(img);
-        return lpm_err_set(err, LPM_EINPUT, "%s: map_kind %u is not in 1..%d (docs/image-format.md 2.1)", path, h[10],
-                           LPM_MAP_LINEAR_SPLIT);
+        return lpm_err_set(err, LPM_EINPUT, "%s: map_kind %u is not in 1..%d (docs/image-format.md 2.1)", path,
+                           hd->map_kind, LPM_MAP_LINEAR_SPLIT);
     }
-    img->map_kind = h[10];
-    img->stride_k = h[11];
-    img->headroom_pct = h[12];
-    img->split = h[13];
-    img->active = active;
-    memcpy(img->used, used, sizeof(uint32_t) * stages);
-    int rc = LPM_OK;
-    for (uint64_t i = 0; i < ((uint64_t)copies << x); i++) {
-        take(&c, db, &q);
+    img->map_kind = hd->map_kind;
+    img->stride_k = hd->stride_k;
+    img->headroom_pct = hd->headroom_pct;
+    img->split = hd->split;
+    img->active = hd->active;
+    memcpy(img->used, used, sizeof(uint32_t) * hd->stages);
+    const unsigned char *q = NULL; /* take() sets it; the sizes were checked before */
+    for (uint64_t i = 0; i < ((uint64_t)copies << hd->x); i++) {
+        take(c, db, &q);
         img->dit[i] = get_le(q, db);
     }
-    for (unsigned s = 0; s < stages; s++)
+    for (unsigned s = 0; s < hd->stages; s++)
         for (uint64_t a = 0; a < (uint64_t)copies * depth[s]; a++) {
-            take(&c, wb, &q);
+            take(c, wb, &q);
             img->mem[s][a] = get_le(q, wb);
         }
-    for (uint32_t i = 0; i < nh_count && !rc; i++) {
-        if (take(&c, 2, &q)) {
+    *out = img;
+    return LPM_OK;
+}
+
+/* The next-hop tokens and the route section. */
+static int read_tables(cur_t *c, const char *path, const img_hdr *hd, lpm_image *img, lpm_err *err)
+{
+    const unsigned char *q = NULL; /* take() sets it; the sizes were checked before */
+    int rc = LPM_OK;
+    for (uint32_t i = 0; i < hd->nh_count && !rc; i++) {
+        if (take(c, 2, &q)) {
             rc = TRUNC("next-hop table");
             break;
         }
         unsigned len = (unsigned)get_le(q, 2);
-        if (len < 1 || len > 1024 || take(&c, len, &q)) {
+        if (len < 1 || len > 1024 || take(c, len, &q)) {
             rc = len < 1 || len > 1024 ? lpm_err_set(err, LPM_EINPUT, "%s: next hop %u: length %u is not in 1..1024", path, i, len)
                                        : TRUNC("next-hop table");
             break;
@@ -326,8 +351,9 @@ static int parse(lpm_image **out, const char *path, const unsigned char *p, size
         if (!rc && lpm_nhtab_intern(&img->nh, (const char *)q, len) != i)
             rc = lpm_err_set(err, LPM_EINPUT, "%s: next hop %u: duplicate token", path, i);
     }
-    unsigned ab = key_bits / 8;
-    if (!rc && nroutes > (n - c.off) / (ab + 5))
+    unsigned ab = hd->key_bits / 8;
+    uint64_t nroutes = hd->nroutes;
+    if (!rc && nroutes > (c->n - c->off) / (ab + 5))
         rc = TRUNC("route section");
     if (!rc && nroutes) {
         img->routes = malloc(nroutes * sizeof *img->routes);
@@ -335,7 +361,7 @@ static int parse(lpm_image **out, const char *path, const unsigned char *p, size
             rc = lpm_err_set(err, LPM_EFAIL, "%s: out of memory", path);
     }
     for (uint64_t i = 0; i < nroutes && !rc; i++) {
-        take(&c, ab + 5, &q);
+        take(c, ab + 5, &q);
         lpm_route *r = &img->routes[i];
         memset(r, 0, sizeof *r);
         for (unsigned k = 0; k < ab; k++) {
@@ -345,10 +371,35 @@ static int parse(lpm_image **out, const char *path, const unsigned char *p, size
                 r->pfx.addr.lo |= (uint64_t)q[k] << (56 - 8 * (k - 8));
         }
         r->pfx.len = q[ab];
-        r->pfx.family = (uint8_t)family;
+        r->pfx.family = (uint8_t)hd->family;
         r->nh = (uint32_t)get_le(q + ab + 1, 4);
         img->nroutes = i + 1;
     }
+    return rc;
+}
+
+static int parse(lpm_image **out, const char *path, const unsigned char *p, size_t n, lpm_err *err)
+{
+    cur_t c = { p, n, 0 };
+    if (n < 8 || memcmp(p, magic, 8))
+        return lpm_err_set(err, LPM_EINPUT, "%s: not a pipeline image (wrong magic)", path);
+    if (n < 68)
+        return TRUNC("header");
+    uint32_t crc_file = (uint32_t)get_le(p + n - 4, 4);
+    uLong crc = crc32(0L, Z_NULL, 0);
+    for (size_t off = 0; off < n - 4; off += 1u << 30) {
+        size_t k = n - 4 - off < (1u << 30) ? n - 4 - off : (1u << 30);
+        crc = crc32(crc, p + off, (uInt)k);
+    }
+    img_hdr hd;
+    uint8_t stride[LPM_IMAGE_MAX_STAGES];
+    uint32_t depth[LPM_IMAGE_MAX_STAGES], used[LPM_IMAGE_MAX_STAGES];
+    lpm_image *img = NULL;
+    int rc = parse_header(&c, path, &hd, err);
+    if (rc || (rc = parse_stages(&c, path, &hd, stride, depth, used, err)) ||
+        (rc = read_memories(&c, path, &hd, stride, depth, used, &img, err)))
+        return rc;
+    rc = read_tables(&c, path, &hd, img, err);
     if (!rc && n - c.off != 4)
         rc = n - c.off < 4 ? TRUNC("trailer")
                            : lpm_err_set(err, LPM_EINPUT, "%s: %zu bytes after the image", path, n - c.off - 4);
@@ -365,7 +416,7 @@ static int parse(lpm_image **out, const char *path, const unsigned char *p, size
         return rc;
     }
     img->file_crc = crc_file;
-    img->version = version;
+    img->version = hd.version;
     *out = img;
     return LPM_OK;
 }

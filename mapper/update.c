@@ -10,115 +10,6 @@ const char *lpm_rebuild_reason_name(int r)
     return r >= 0 && r <= LPM_REBUILD_EVERY ? n[r] : "?";
 }
 
-double lpm_upd_ratio(const lpm_image *img)
-{
-    uint64_t sum = 0, mx = 0;
-    for (unsigned s = 0; s < img->stages; s++) {
-        sum += img->used[s];
-        if (img->used[s] > mx)
-            mx = img->used[s];
-    }
-    return sum ? (double)mx * img->stages / (double)sum : 0;
-}
-
-/* ---- which prefix length set each word's next hop ---- */
-
-typedef struct {
-    int found;          /* 1: the block holding length L */
-    unsigned stage;     /* found: the block's stage; else the parent's (or DIT) */
-    uint32_t base;      /* found: block base; else the parent word (or DIT index) */
-    unsigned b;         /* key bits consumed before the block (found) or below the parent */
-} walk_t;
-
-static void walk(const lpm_image *img, const lpm_addr *a, unsigned L, walk_t *r)
-{
-    lpm_node_word w;
-    uint32_t idx = lpm_dit_base(img, img->active) + (uint32_t)lpm_addr_bits(a, 0, img->x);
-    lpm_image_dit_decode(img, img->dit[idx], &w);
-    if (!w.child) {
-        *r = (walk_t){ 0, LPM_IMAGE_DIT, idx, img->x };
-        return;
-    }
-    unsigned s = w.stage, b = img->x;
-    uint32_t base = w.addr;
-    for (;;) {
-        unsigned k = img->stride[s];
-        if (L <= b + k) {
-            *r = (walk_t){ 1, s, base, b };
-            return;
-        }
-        uint32_t j = base + (uint32_t)lpm_addr_bits(a, b, k);
-        lpm_image_word_decode(img, s, img->mem[s][j], &w);
-        if (!w.child) {
-            *r = (walk_t){ 0, s, j, b + k };
-            return;
-        }
-        s = w.jump ? w.stage : lpm_upd_next_stage(img, s);
-        base = w.addr;
-        b += k;
-    }
-}
-
-void lpm_upd_plen_free(lpm_upd *u)
-{
-    free(u->dplen);
-    u->dplen = NULL;
-    for (unsigned s = 0; s < LPM_IMAGE_MAX_STAGES; s++) {
-        free(u->plen[s]);
-        u->plen[s] = NULL;
-    }
-}
-
-int lpm_upd_plen_build(lpm_upd *u, lpm_err *err)
-{
-    lpm_image *img = u->img;
-    u->dplen = calloc((size_t)img->copies << img->x, 1);
-    if (!u->dplen)
-        return lpm_err_set(err, LPM_EFAIL, "out of memory");
-    for (unsigned s = 0; s < img->stages; s++)
-        if (!(u->plen[s] = calloc((size_t)img->copies * img->depth[s], 1)))
-            return lpm_err_set(err, LPM_EFAIL, "out of memory");
-    for (size_t i = 0; i < img->nroutes; i++) {
-        const lpm_prefix *p = &img->routes[i].pfx;
-        unsigned L = p->len;
-        uint8_t *pl;
-        size_t first, count;
-        if (L <= img->x) {
-            pl = u->dplen;
-            first = lpm_dit_base(img, img->active) + ((size_t)lpm_addr_bits(&p->addr, 0, L) << (img->x - L));
-            count = (size_t)1 << (img->x - L);
-        } else {
-            walk_t r;
-            walk(img, &p->addr, L, &r);
-            if (!r.found)
-                return lpm_err_set(err, LPM_EINPUT, "route %zu (/%u) is not in the image's trie", i, L);
-            unsigned k = img->stride[r.stage];
-            pl = u->plen[r.stage];
-            first = r.base + ((size_t)lpm_addr_bits(&p->addr, r.b, L - r.b) << (r.b + k - L));
-            count = (size_t)1 << (r.b + k - L);
-        }
-        for (size_t j = first; j < first + count; j++)
-            if (pl[j] <= L)
-                pl[j] = (uint8_t)(L + 1);
-    }
-    return LPM_OK;
-}
-
-/* ---- changing the image, so that it can be taken back ---- */
-
-/* Writes one word (or DIT entry) of the image, keeping the old value: an
- * update that ends in a rebuild takes its writes back, because the
- * pipeline never gets them (the shadow copy must match what it holds). */
-int lpm_upd_set_word(lpm_upd *u, uint32_t stage, uint32_t addr, uint64_t v)
-{
-    uint64_t *m = stage == LPM_IMAGE_DIT ? &u->img->dit[addr] : &u->img->mem[stage][addr];
-    if (lpm_upd_room((void **)&u->undo, u->nundo, &u->capundo, sizeof *u->undo))
-        return -1;
-    u->undo[u->nundo++] = (lpm_write){ stage, addr, *m };
-    *m = v;
-    return 0;
-}
-
 static void take_back(lpm_upd *u)
 {
     while (u->nundo) {
@@ -246,7 +137,7 @@ static int rewrite_entries(lpm_upd *u, uint32_t stage, size_t first, size_t coun
 /* A new chain of blocks under the parent in r (a word with no child, or a
  * DIT entry), ending in the block that holds p. Returns a rebuild reason
  * when the image has no room, 0 when done, -1 on no memory. */
-static int new_chain(lpm_upd *u, const walk_t *r, const lpm_prefix *p, uint32_t nh)
+static int new_chain(lpm_upd *u, const lpm_upd_walk_t *r, const lpm_prefix *p, uint32_t nh)
 {
     lpm_image *img = u->img;
     unsigned N = img->stages, L = p->len;
@@ -413,8 +304,8 @@ int lpm_upd_apply(lpm_upd *u, char op, const lpm_prefix *p, const char *nhtok, i
         if (apply_recorded(u, 0))
             return lpm_err_set(err, LPM_EFAIL, "out of memory");
     } else {
-        walk_t r;
-        walk(img, &p->addr, p->len, &r);
+        lpm_upd_walk_t r;
+        lpm_upd_walk(img, &p->addr, p->len, &r);
         if (r.found) {
             unsigned k = img->stride[r.stage], L = p->len;
             size_t first = r.base + ((size_t)lpm_addr_bits(&p->addr, r.b, L - r.b) << (r.b + k - L));

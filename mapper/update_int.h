@@ -1,4 +1,5 @@
 /* The updater's state, shared by update.c (table changes -> words),
+ * update_words.c (word state, below the others), update_height.c,
  * update_pack.c (writes -> bubbles) and update_rebuild.c (a rebuild into
  * the shadow copy). Addresses are absolute (a word of copy c of stage s
  * is at c * depth[s] + offset); the updater always edits the active copy. */
@@ -43,6 +44,15 @@ static inline unsigned lpm_upd_next_stage(const lpm_image *img, unsigned s)
 
 /* Fullest stage over the mean (used words). */
 double lpm_upd_ratio(const lpm_image *img);
+
+/* The walk of address a down to the block that holds prefix length L. */
+typedef struct lpm_upd_walk_t {
+    int found;          /* 1: the block holding length L */
+    unsigned stage;     /* found: the block's stage; else the parent's (or DIT) */
+    uint32_t base;      /* found: block base; else the parent word (or DIT index) */
+    unsigned b;         /* key bits consumed before the block (found) or below the parent */
+} lpm_upd_walk_t;
+void lpm_upd_walk(const lpm_image *img, const lpm_addr *a, unsigned L, lpm_upd_walk_t *r);
 
 /* Which prefix length set each word's next hop, for the active copy. */
 int lpm_upd_plen_build(lpm_upd *u, lpm_err *err);
