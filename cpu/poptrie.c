@@ -37,8 +37,8 @@ static ALWAYS_INLINE void v6_start(const lpm_poptrie *t, const lpm_addr *a, uint
     unsigned cnt = 0;
     for (unsigned i = 0; i < m; i++) {
         if (i < mahead)
-            __builtin_prefetch(&t->dir[ahead[i].hi >> (64 - LPM_PT_S6)]);
-        uint32_t d = t->dir[a[i].hi >> (64 - LPM_PT_S6)], isnode = d >> 31;
+            __builtin_prefetch(lpm_pt_v6_entry(t, ahead[i].hi));
+        uint32_t d = *lpm_pt_v6_entry(t, a[i].hi), isnode = d >> 31;
         uint32_t x = d & ~LPM_PT_DIR_NODE & -isnode;
         nh[i] = d - 1;
         __builtin_prefetch(&t->nodes[x + (unsigned)(a[i].hi >> (62 - LPM_PT_S6) & 3)]);
@@ -299,7 +299,7 @@ static int op_del(void *s, const lpm_prefix *p, lpm_err *err)
 static size_t op_memory(const void *s)
 {
     const lpm_poptrie *t = s;
-    return ((size_t)1 << t->s) * sizeof *t->dir + (t->nused - t->nfree_elems) * sizeof(lpm_pt_node) +
+    return ((size_t)1 << t->s) * sizeof *t->dir + (t->top ? ((size_t)1 << 16) * sizeof *t->top : 0) + (t->nused - t->nfree_elems) * sizeof(lpm_pt_node) +
            (t->lused - t->lfree_elems) * t->lw;
 }
 

@@ -66,6 +66,13 @@ struct lpm_poptrie {
     /* Direct array: LPM_PT_DIR_NODE | node index, or next hop + 1 (0: no
      * route), so a leaf answers with one subtraction. */
     uint32_t *dir;
+    /* IPv6 only (else NULL): 2^16 entries, one per /16: the direct entry
+     * (a leaf) that all 256 direct entries under it share, or
+     * LPM_PT_DIR_NODE: read the direct array. Batches read it first, so
+     * that traffic outside the table's /24s (uniform addresses, most of
+     * them in no route) stays in a 256 KiB array instead of missing the
+     * cache in the 64 MiB one. */
+    uint32_t *top;
     lpm_pt_node *nodes;
     unsigned lw, inl;         /* leaf width in bytes (2 or 4), leaves inline */
     void *leaves;             /* external leaves, lw bytes each */
@@ -105,6 +112,16 @@ static inline __attribute__((always_inline)) void lpm_pt_v4_pass_a(const lpm_pop
         D[i] = d;
         __builtin_prefetch(&t->nodes[d & ~LPM_PT_DIR_NODE & -(d >> 31)]);
     }
+}
+
+/* IPv6: where the direct entry of key word hi is read: the top array's
+ * entry when it answers for its whole /16, else the direct array's (a
+ * select, not a branch). */
+static inline __attribute__((always_inline)) const uint32_t *lpm_pt_v6_entry(const lpm_poptrie *t, uint64_t hi)
+{
+    const uint32_t *tp = &t->top[hi >> 48];
+    uintptr_t a = (uintptr_t)tp, b = (uintptr_t)&t->dir[hi >> (64 - LPM_PT_S6)];
+    return (const uint32_t *)(a ^ ((a ^ b) & -(uintptr_t)(*tp >> 31)));
 }
 
 /* Allocates the pools and direct array of an empty trie with leaves of lw

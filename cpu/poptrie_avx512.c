@@ -138,7 +138,7 @@ AVX512 void lpm_pt_batch_v4_avx512(const lpm_poptrie *t, const lpm_addr *a, uint
  * before, notes where each lane is, and prefetches the exact 64-byte node
  * each lane needs next (its segment is known from the key); a last pass
  * gathers the leaves. Pass A (direct entries) is scalar, one group ahead. */
-#define GRP6 256   /* long walks: a level of 256 lanes hides the next one's misses */
+#define GRP6 128  /* long walks: a level of 128 lanes hides the next one's misses (64 and 256: within noise, docs/cpu-engines.md) */
 
 typedef struct v6_lanes {
     uint32_t x[GRP6];       /* level node of each lane (0 once ended) */
@@ -153,8 +153,8 @@ static inline void v6_pass_a(const lpm_poptrie *t, const lpm_addr *a, const lpm_
 {
     for (unsigned i = 0; i < GRP6; i++) {
         if (i < mahead)
-            __builtin_prefetch(&t->dir[ahead[i].hi >> (64 - LPM_PT_S6)]);
-        uint32_t d = t->dir[a[i].hi >> (64 - LPM_PT_S6)], isnode = d >> 31;
+            __builtin_prefetch(lpm_pt_v6_entry(t, ahead[i].hi));
+        uint32_t d = *lpm_pt_v6_entry(t, a[i].hi), isnode = d >> 31;
         uint32_t x = d & ~LPM_PT_DIR_NODE & -isnode;
         L->d[i] = d;
         L->x[i] = x;

@@ -106,6 +106,8 @@ static void leaves_release(lpm_poptrie *t, uint32_t i, unsigned k)
     t->lfree_elems += k;
 }
 
+#define TOP_N ((size_t)1 << 16)
+
 int lpm_pt_init(lpm_poptrie *t, int family, unsigned lw, lpm_err *err)
 {
     t->family = family;
@@ -115,6 +117,9 @@ int lpm_pt_init(lpm_poptrie *t, int family, unsigned lw, lpm_err *err)
     t->k = family == LPM_AF_INET ? 6 : 8;
     t->seg = 1u << (t->k - 6);
     t->dir = lpm_cpu_big_alloc(((size_t)1 << t->s) * sizeof *t->dir);
+    t->top = family == LPM_AF_INET ? NULL : lpm_cpu_big_alloc(TOP_N * sizeof *t->top);
+    if (family != LPM_AF_INET && !t->top)
+        return lpm_err_set(err, LPM_EFAIL, "out of memory");
     /* leaves[0] is a pad, so an empty external block (index 0) is never
      * a real one. */
     if (!t->dir || (!t->rib.n && lpm_ptrib_init(&t->rib)) || leaves_alloc(t, 1) != 0 || nodes_alloc(t, 1) != 0)
@@ -128,6 +133,9 @@ int lpm_pt_init(lpm_poptrie *t, int family, unsigned lw, lpm_err *err)
 void lpm_pt_release_lookup(lpm_poptrie *t)
 {
     lpm_cpu_big_free(t->dir, ((size_t)1 << t->s) * sizeof *t->dir);
+    if (t->top)
+        lpm_cpu_big_free(t->top, TOP_N * sizeof *t->top);
+    t->top = NULL;
     lpm_cpu_big_free(t->nodes, (size_t)t->ncap * sizeof *t->nodes);
     lpm_cpu_big_free(t->leaves, (size_t)t->lcap * t->lw);
     t->dir = NULL;
@@ -415,18 +423,37 @@ static int scan_dir(lpm_poptrie *t, uint32_t r, unsigned d, uint32_t pos, uint32
     return rc;
 }
 
+/* The top array's entries over direct entries [first, first + count). */
+static void set_top(lpm_poptrie *t, uint32_t first, uint32_t count)
+{
+    if (!t->top)
+        return;
+    unsigned w = t->s - 16;
+    for (uint32_t u = first >> w; u <= (first + count - 1) >> w; u++) {
+        const uint32_t *e = &t->dir[(size_t)u << w];
+        uint32_t v = e[0];
+        for (uint32_t j = 1; j < (1u << w) && !(v & LPM_PT_DIR_NODE); j++)
+            v = e[j] == v ? v : LPM_PT_DIR_NODE;
+        t->top[u] = v;
+    }
+}
+
 int lpm_pt_apply(lpm_poptrie *t, const lpm_pt_change *ch, lpm_err *err)
 {
-    uint32_t nh;
+    uint32_t nh, first, count = 1;
     int blen, rc;
     if (!ch || ch->len <= t->s) {
         unsigned d = ch ? ch->len : 0;
         uint32_t r = lpm_ptrib_walk(&t->rib, ch ? &ch->key : &(lpm_addr){ 0, 0 }, d, &nh, &blen);
         uint32_t pos = ch ? (uint32_t)lpm_addr_bits(&ch->key, 0, d) : 0;
         rc = scan_dir(t, r, d, pos, nh, blen, ch);
+        first = pos << (t->s - d);
+        count = 1u << (t->s - d);
     } else {
         uint32_t r = lpm_ptrib_walk(&t->rib, &ch->key, t->s, &nh, &blen);
-        rc = set_dir(t, (uint32_t)lpm_addr_bits(&ch->key, 0, t->s), r, nh, blen, ch);
+        first = (uint32_t)lpm_addr_bits(&ch->key, 0, t->s);
+        rc = set_dir(t, first, r, nh, blen, ch);
     }
+    set_top(t, first, count);
     return rc ? lpm_err_set(err, LPM_EFAIL, "poptrie: out of memory") : LPM_OK;
 }

@@ -206,10 +206,30 @@ static int load_keep_obj(lpm_report_exp *e, json_t *o, const char *where, lpm_re
         snprintf(key, sizeof key, "%s.%s", where, k);
         if (!is_ident(k) || name_taken(e, k))
             return bad(err, e->file, key, "a column name is letters, digits and '_', unlike every parameter, input and other column");
-        if (!json_is_string(v) || !lpm_jpath_check(json_string_value(v) + (json_string_value(v)[0] == '?')))
-            return bad(err, e->file, key, "must be a path like \"latency.p99\", \"per_stage\" or \"engines[name=ref].build_s\"");
+        const char *path = json_is_string(v) ? json_string_value(v) : NULL;
+        int source = -1, optional = path && path[0] == '?';
+        path += optional;
+        if (path && !strncmp(path, "pre", 3) && path[3] >= '0' && path[3] <= '9') {
+            /* "preN:path" (or "?preN:path"): the output of pre command N */
+            char *end;
+            const char *num = path + 3;
+            long pn = strtol(num, &end, 10);
+            json_t *pre = json_object_get(e->root, "pre");
+            if (end == num || *end != ':' || strcmp(where, "keep"))
+                return bad(err, e->file, key, "\"preN:path\" (a pre command's output) in \"keep\" only, N a number");
+            if (pn < 0 || !json_is_array(pre) || (size_t)pn >= json_array_size(pre))
+                return bad(err, e->file, key, "pre%ld: there %s %zu pre command%s", pn,
+                           json_array_size(pre) == 1 ? "is" : "are", json_array_size(pre),
+                           json_array_size(pre) == 1 ? "" : "s");
+            source = (int)pn;
+            path = end + 1;
+        }
+        if (!path || !lpm_jpath_check(path))
+            return bad(err, e->file, key, "must be a path like \"latency.p99\", \"per_stage\", \"engines[name=ref].build_s\" or \"pre0:words\"");
         (*out)[*n].name = k;
-        (*out)[*n].path = json_string_value(v);
+        (*out)[*n].path = path;
+        (*out)[*n].optional = optional;
+        (*out)[*n].source = source;
         (*n)++;
     }
     return LPM_OK;

@@ -42,17 +42,21 @@ static void marker(const char *dir, const char *kind, const char *exp, const cha
         unlink(path);
 }
 
-static json_t *keep_fields(const lpm_report_keep *k, size_t n, json_t *doc, char *why, size_t nwhy)
+/* docs[0]: the command's output, docs[1 + N]: pre command N's (NULL when
+ * no field is kept from it). */
+static json_t *keep_fields(const lpm_report_keep *k, size_t n, json_t *const *docs, char *why, size_t nwhy)
 {
     json_t *o = json_object();
     for (size_t i = 0; i < n; i++) {
         char w[200];
-        int optional = k[i].path[0] == '?';
-        json_t *v = lpm_jpath(doc, k[i].path + optional, w, sizeof w);
-        if (!v && optional)
+        json_t *v = lpm_jpath(docs[k[i].source + 1], k[i].path, w, sizeof w);
+        if (!v && k[i].optional)
             v = json_null();
         if (!v) {
-            snprintf(why, nwhy, "keep %s: %s in the output", k[i].name, w);
+            if (k[i].source >= 0)
+                snprintf(why, nwhy, "keep %s: %s in the output of pre[%d]", k[i].name, w, k[i].source);
+            else
+                snprintf(why, nwhy, "keep %s: %s in the output", k[i].name, w);
             json_decref(o);
             return NULL;
         }
@@ -61,44 +65,70 @@ static json_t *keep_fields(const lpm_report_keep *k, size_t n, json_t *doc, char
     return o;
 }
 
-/* The metrics (and rows) of a run's output; NULL with why on failure. */
-static json_t *metrics_of(const lpm_report_exp *e, const char *out_path, json_t **rows, char *why, size_t nwhy)
+static json_t *read_output(const char *path, char *why, size_t nwhy)
 {
     char *buf;
     size_t len;
-    *rows = NULL;
-    if (lpm_report_read_file(out_path, &buf, &len)) {
+    if (lpm_report_read_file(path, &buf, &len)) {
         snprintf(why, nwhy, "no output");
         return NULL;
     }
     json_t *doc = lpm_report_parse_seq(buf, len, why, nwhy);
     free(buf);
-    if (!doc)
+    return doc;
+}
+
+/* The metrics (and rows) of a run's output in tmp (out.json, preN.out);
+ * NULL with why on failure. */
+static json_t *metrics_of(const lpm_report_exp *e, const char *tmp, json_t **rows, char *why, size_t nwhy)
+{
+    char path[4400];
+    size_t npre = e->pre ? json_array_size(e->pre) : 0;
+    json_t **docs = calloc(npre + 1, sizeof *docs), *m = NULL;
+    *rows = NULL;
+    if (!docs) {
+        snprintf(why, nwhy, "out of memory");
         return NULL;
-    json_t *m = keep_fields(e->keep, e->nkeep, doc, why, nwhy);
-    if (m && e->rows_path) {
-        char w[200];
-        json_t *list = lpm_jpath(doc, e->rows_path, w, sizeof w);
-        if (!json_is_array(list)) {
-            snprintf(why, nwhy, "rows %s: %s", e->rows_path, list ? "not a list" : w);
-            json_decref(m);
-            m = NULL;
-        } else {
-            *rows = json_array();
-            size_t i;
-            json_t *el;
-            json_array_foreach(list, i, el) {
-                json_t *r = keep_fields(e->row_keep, e->nrow_keep, el, why, nwhy);
-                if (!r) {
-                    json_decref(m);
-                    m = NULL;
-                    break;
-                }
-                json_array_append_new(*rows, r);
-            }
+    }
+    snprintf(path, sizeof path, "%s/out.json", tmp);
+    docs[0] = read_output(path, why, nwhy);
+    for (size_t i = 0; docs[0] && i < e->nkeep; i++) {
+        int src = e->keep[i].source;
+        if (src < 0 || docs[src + 1])
+            continue;
+        snprintf(path, sizeof path, "%s/pre%d.out", tmp, src);
+        if (!(docs[src + 1] = read_output(path, why, nwhy))) {
+            snprintf(path, sizeof path, "pre[%d]: %s", src, why);
+            snprintf(why, nwhy, "%s", path);
+            goto out;
         }
     }
-    json_decref(doc);
+    if (!docs[0] || !(m = keep_fields(e->keep, e->nkeep, docs, why, nwhy)) || !e->rows_path)
+        goto out;
+    char w[200];
+    json_t *list = lpm_jpath(docs[0], e->rows_path, w, sizeof w);
+    if (!json_is_array(list)) {
+        snprintf(why, nwhy, "rows %s: %s", e->rows_path, list ? "not a list" : w);
+        json_decref(m);
+        m = NULL;
+        goto out;
+    }
+    *rows = json_array();
+    size_t i;
+    json_t *el;
+    json_array_foreach(list, i, el) {
+        json_t *r = keep_fields(e->row_keep, e->nrow_keep, &el, why, nwhy);
+        if (!r) {
+            json_decref(m);
+            m = NULL;
+            break;
+        }
+        json_array_append_new(*rows, r);
+    }
+out:
+    for (size_t i = 0; i <= npre; i++)
+        json_decref(docs[i]);
+    free(docs);
     return m;
 }
 
@@ -215,7 +245,7 @@ static json_t *run_commands(const lpm_report_env *env, const lpm_report_exp *e, 
     snprintf(out, sizeof out, "%s/out.json", tmp);
     if ((*status = run_cmd(env, e, p, e->command, tmp, out, why, nwhy, err)))
         return NULL;
-    json_t *m = metrics_of(e, out, rows, why, nwhy);
+    json_t *m = metrics_of(e, tmp, rows, why, nwhy);
     *status = m ? 0 : 1;
     return m;
 }

@@ -40,6 +40,8 @@ typedef struct lpm_report_input {
 typedef struct lpm_report_keep {
     const char *name;
     const char *path; /* lpm_jpath syntax */
+    int optional;     /* "?path": null when absent */
+    int source;       /* -1: the command's output; N: pre command N's ("preN:path") */
 } lpm_report_keep;
 
 typedef struct lpm_report_figure {

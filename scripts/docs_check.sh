@@ -64,11 +64,21 @@ else
     run mapping-rebuilds headroom=10% mapping=height   # 3 of 45: the three traces on one image (results-mapping.md)
     run camp-inflight "mapping=ring, 24 stages, W 4, lookahead 32"   # 3 of 12: the ring's three runs (results-camp.md)
     exps+=(--exp mapping-rebuilds --exp camp-inflight)
+    run mapping-split table=linx-rib6             # 15 of 75: the IPv6 split tables' linx-rib6 rows (results-mapping.md)
+    exps+=(--exp mapping-split)
     if "$BIN" version | grep -q "DPDK peer *yes"; then
       run cpu-update-cost                        # 4 points: update counts per engine (results-cpu.md)
       exps+=(--exp cpu-update-cost)
     else
       echo "SKIP: no DPDK peer in this build: results-cpu.md's update tables (rte_fib rows) are not re-run"
+    fi
+    # results-cpu.md's lookup tables: the IPv6 half (2 points, seconds each); the IPv4 half
+    # (cpu-lookup-v4-real) is not re-run: rte_lpm's build takes minutes on each full IPv4 table
+    if "$BIN" version | grep -q "DPDK peer *yes"; then
+      run cpu-lookup-v6-real
+      exps+=(--exp cpu-lookup-v6-real)
+    else
+      echo "SKIP: no DPDK peer in this build: results-cpu.md's IPv6 lookup tables are not re-run"
     fi
   else
     echo "SKIP: ../shared/data is absent: the tables drawn from the real tables are not re-run"

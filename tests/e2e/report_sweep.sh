@@ -79,4 +79,26 @@ if [ $has_gpu = 0 ]; then
     [ ! -e "$W/html/small-gpu.e2e.svg" ] && ok "no GPU figure, a panel says no device run exists" || bad "GPU panel"
 fi
 grep -q '^| 16 |' "$W/html/summary.md" || bad "summary.md lacks the data table"
+
+# ---- fields kept from a pre command's output ("pre0:path") beside the command's
+cat >"$W/pre.json" <<'EOF2'
+{"name": "small-pre",
+ "inputs": {"fib": {"file": "t.fib", "command": ["fib", "gen", "--family", "4", "--count", "3000", "--seed", "1", "-o", "{out}"]}},
+ "pre": [["map", "--fib", "{fib}", "--stages", "{stages}", "-o", "{tmp}/i.lpi", "--json"]],
+ "command": ["sim", "--image", "{tmp}/i.lpi", "--gen", "random-match", "--count", "2000", "--json"],
+ "params": {"stages": [8, 12]},
+ "keep": {"lpc": "lpc", "words": "pre0:words_used", "balance": "pre0:fullest_over_mean", "none": "?pre0:no.such"}}
+EOF2
+"$BIN" report run "$W/pre.json" -o "$W/pre" --plain >"$W/pre.log" 2>&1 || bad "pre keep run: $(tail -3 "$W/pre.log")"
+for st in 8 12; do
+  "$BIN" map --fib "$W/pre/inputs/"*-t.fib --stages $st -o "$W/p.lpi" --json >"$W/p.map" 2>/dev/null
+  "$BIN" sim --image "$W/p.lpi" --gen random-match --count 2000 --json >"$W/p.sim" 2>/dev/null
+  python3 - "$W/pre/results.jsonl" "$W/p.map" "$W/p.sim" "$st" <<'PY' && ok "stages $st: pre0: fields equal map --json's, lpc equals sim's" || bad "pre keep: stages $st"
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+r = [x for x in recs if x["params"]["stages"] == int(sys.argv[4])][0]["metrics"]
+m, s = json.load(open(sys.argv[2])), json.load(open(sys.argv[3]))
+sys.exit(0 if (r["words"], r["balance"], r["lpc"], r["none"]) == (m["words_used"], m["fullest_over_mean"], s["lpc"], None) else 1)
+PY
+done
 exit $fail
