@@ -11,7 +11,7 @@ static void help(FILE *fp)
 {
     fprintf(fp,
             "usage: lpmpipe fib stats --fib F [--json] [FIB options]\n"
-            "       lpmpipe fib convert --fib F [-o OUT] [FIB options]\n"
+            "       lpmpipe fib convert --fib F [-o OUT] [--every N] [--first K] [--count M] [FIB options]\n"
             "       lpmpipe fib gen --family 4|6 --count N [--seed S] [--next-hops K] [-o OUT]\n"
             "       lpmpipe fib tries --fib F [--strides S | --levels K --algo A] [--json]\n"
             "\n"
@@ -37,12 +37,16 @@ static void help_stats(FILE *fp)
 static void help_convert(FILE *fp)
 {
     fprintf(fp,
-            "usage: lpmpipe fib convert --fib F [-o OUT] [FIB options]\n"
+            "usage: lpmpipe fib convert --fib F [-o OUT] [--every N] [--first K] [--count M]\n"
+            "                          [FIB options]\n"
             "\n"
             "Writes the table as 'prefix/len nexthop' lines sorted by address, then length.\n"
             "\n"
             "  --fib F             the table, any format lpmpipe reads\n"
             "  -o, --output OUT    where to write (default '-': standard output)\n"
+            "  --every N           a subset: one route in N of the sorted table (default 1)\n"
+            "  --first K           the subset starts with the Kth route (default 1)\n"
+            "  --count M           at most M routes (default: all)\n"
             LPM_CLI_FIB_HELP);
 }
 
@@ -111,7 +115,17 @@ static void print_stats(const char *path, const lpm_fib *f, const lpm_fib_stats 
                    100.0 * (double)s->lengths[l] / (double)s->prefixes);
 }
 
-enum { O_FIB = LPM_OPT_FIRST_FREE, O_JSON, O_COUNT, O_SEED, O_NH, O_GFAMILY };
+enum { O_FIB = LPM_OPT_FIRST_FREE, O_JSON, O_COUNT, O_SEED, O_NH, O_GFAMILY, O_EVERY, O_FIRST };
+
+/* convert's subset: routes first, first + every, ... of the sorted table, at most count (a held-out
+ * sample of a real table, e.g. every 84th route, made by lpmpipe so a report input can name it). */
+static void keep_subset(lpm_fib *f, uint64_t every, uint64_t first, uint64_t count)
+{
+    size_t j = 0;
+    for (uint64_t i = first - 1; i < f->n && j < count; i += every)
+        f->routes[j++] = f->routes[i];
+    f->n = j;
+}
 
 /* stats and convert: a table in, figures or the plain format out. */
 static int read_cmd(int argc, char **argv, int convert)
@@ -121,6 +135,9 @@ static int read_cmd(int argc, char **argv, int convert)
         { "fib", required_argument, 0, O_FIB },
         { "json", no_argument, 0, O_JSON },
         { "output", required_argument, 0, 'o' },
+        { "every", required_argument, 0, O_EVERY },
+        { "first", required_argument, 0, O_FIRST },
+        { "count", required_argument, 0, O_COUNT },
         { "help", no_argument, 0, 'h' },
         LPM_CLI_FIB_LONGOPTS,
         { 0, 0, 0, 0 },
@@ -129,6 +146,7 @@ static int read_cmd(int argc, char **argv, int convert)
     lpm_fib_opts_default(&fo);
     const char *path = NULL, *out = "-";
     int json = 0, c;
+    uint64_t every = 1, first = 1, count = UINT64_MAX;
     while ((c = lpm_cli_getopt(cmd, argc, argv, convert ? ":ho:" : ":h", lo)) != -1) {
         int r = lpm_cli_fib_option(cmd, c, optarg, &fo);
         if (r < 0)
@@ -147,6 +165,16 @@ static int read_cmd(int argc, char **argv, int convert)
                 return lpm_cli_error(cmd, "-o: only for fib convert and fib gen"), 2;
             out = optarg;
             break;
+        case O_EVERY:
+        case O_FIRST:
+        case O_COUNT: {
+            const char *opt = c == O_EVERY ? "--every" : c == O_FIRST ? "--first" : "--count";
+            if (!convert)
+                return lpm_cli_error(cmd, "%s: only for fib convert", opt), 2;
+            if (lpm_cli_u64(cmd, opt, optarg, 1, UINT64_MAX, c == O_EVERY ? &every : c == O_FIRST ? &first : &count))
+                return 2;
+            break;
+        }
         case 'h': convert ? help_convert(stdout) : help_stats(stdout); return 0;
         default: return lpm_cli_usage_error(cmd);
         }
@@ -166,6 +194,7 @@ static int read_cmd(int argc, char **argv, int convert)
         return rc;
     if (convert) {
         lpm_err err;
+        keep_subset(&f, every, first, count);
         if ((rc = lpm_fib_write_plain(&f, out, &err)))
             lpm_cli_error(cmd, "%s", err.msg);
     } else {

@@ -60,12 +60,21 @@ else
     run names-real-tables                        # 2 points: names build --json (results-names.md)
     run names-real "primes=1048573,4194301,16777213 (default)"   # 2 of 6: the default ATA primes
     run gpu-cpu-builds                           # 2 points: CPU builds of GAMT/GALE (results-gpu.md)
+    run mapping-v6-split table=linx-rib6         # 15 of 75 maps: IPv6 split section (results-mapping.md)
+    run mapping-v6-split-sim table=linx-rib6     # their 15 simulations
+    exps+=(--exp mapping-v6-split)
+    for d in mapping-split-updates mapping-split-updates-sim mapping-split-updates-balance; do
+      run $d "case=tier1 v4, split, linx-update"   # the IPv4 case (results-mapping.md, updates on split)
+    done
+    exps+=(--exp mapping-split-updates)
+    run mapping-scale table=tier1-2024.v4        # 2 of 7 maps (results-mapping.md, Scale, FPGA blocks)
+    run mapping-scale table=linx-rib6
+    run mapping-scale-sim table=tier1-2024.v4    # 1 of 4: 1M lookups
+    exps+=(--exp mapping-scale)
     exps+=(--exp camp-slide13 --exp camp-slide13-v2 --exp camp-real --exp camp-updates --exp mapping-real --exp mapping-loops --exp mapping-updates --exp names-real-tables --exp names-real --exp gpu-cpu-builds)
     run mapping-rebuilds headroom=10% mapping=height   # 3 of 45: the three traces on one image (results-mapping.md)
     run camp-inflight "mapping=ring, 24 stages, W 4, lookahead 32"   # 3 of 12: the ring's three runs (results-camp.md)
     exps+=(--exp mapping-rebuilds --exp camp-inflight)
-    run mapping-split table=linx-rib6             # 15 of 75: the IPv6 split tables' linx-rib6 rows (results-mapping.md)
-    exps+=(--exp mapping-split)
     if "$BIN" version | grep -q "DPDK peer *yes"; then
       run cpu-update-cost                        # 4 points: update counts per engine (results-cpu.md)
       exps+=(--exp cpu-update-cost)

@@ -17,14 +17,19 @@ come from, so that a ratio is taken within one run; a column with
 "timing": true holds timings of the machine that ran them and is checked
 for shape only, a number where the doc has one), also ({PREFIX: {where
 changes}}: more records of each cell, e.g. the same point at D = 2, whose
-fields come as PREFIX_NAME), cell (a Python format string over the
+fields come as PREFIX_NAME; "exp": NAME in the changes takes the same
+point of another definition, e.g. the simulation of a map's image),
+row_base (where changes to each row's own where: its base record, e.g.
+the same table's reference mapping), cell (a Python format string over the
 record's kept fields and parameters: "{lpc:.3f} ({utilisation:.2f})",
 "{words:,}"), corner (the top-left cell), row_head (a format string for
 the row label, default the value), tol (cells compared as numbers within
 this absolute tolerance instead of as text; for rates that may move).
 
-    docs_tables.py render DOC... --results DIR [--exp NAME]...
+    docs_tables.py render DOC... --results DIR [--exp NAME]... [--partial]
                                                  rewrite the tables from DIR's records
+                                                 (--partial: leave a table that lacks
+                                                 records as it is, said, instead of stopping)
     docs_tables.py check DOC... --results DIR [--exp NAME]...
                                                  every cell whose record DIR holds
                                                  must equal the doc (exit 1 if not);
@@ -36,6 +41,8 @@ this absolute tolerance instead of as text; for rates that may move).
                                                  parameters, and the table's header and
                                                  row labels are what it renders
     docs_tables.py list DOC...                   the markers: definition and cell count
+    docs_tables.py typed DOC...                  lines with numbers outside generated tables
+                                                 and code: figures still typed by hand
 
 render refuses a table with a cell that has no record (the doc would lie);
 check compares only the cells that were re-run (make docs-check runs a
@@ -131,7 +138,7 @@ def fields_of(r, prefix=""):
 def fmt(cell, f):
     """A format string, or after '=' a Python expression over the fields."""
     if cell.startswith("="):
-        return str(eval(cell[1:], {"__builtins__": {"abs": abs, "format": format, "round": round, "len": len, "min": min, "max": max, "str": str}}, f))
+        return str(eval(cell[1:], {"__builtins__": {"abs": abs, "format": format, "round": round, "len": len, "min": min, "max": max, "str": str, "sum": sum}}, f))
     return cell.format(**f)
 
 
@@ -157,6 +164,8 @@ def render_table(doc, spec, recs, defs):
         # the base record: the row's own ("base" in a row entry: a ratio
         # within one run) or the table's
         bw = rbase if rbase is not None else spec.get("base")
+        if spec.get("row_base") is not None:  # the row's own record with these changes
+            bw = dict(rw, **spec["row_base"])
         b = find(recs.get(exp, []), dict(base, **bw)) if bw is not None else None
         cells = []
         for _, cw, cf, _, _ in cols:
@@ -166,7 +175,9 @@ def render_table(doc, spec, recs, defs):
             r = find(recs.get(exp, []), w)
             # "also": {PREFIX: where}: more records of the same cell (its
             # where with these changes), their fields as PREFIX_NAME
-            more = {p: find(recs.get(exp, []), dict(w, **aw)) for p, aw in spec.get("also", {}).items()}
+            # ("exp" in them: the same point of another definition)
+            more = {p: find(recs.get(aw.get("exp", exp), []), dict(w, **{k: v for k, v in aw.items() if k != "exp"}))
+                    for p, aw in spec.get("also", {}).items()}
             if r and (bw is None or b) and all(more.values()):
                 f = fields_of(r)
                 if b:
@@ -205,7 +216,7 @@ def tables(lines):
     return out
 
 
-def cmd_render(docs, d, only):
+def cmd_render(docs, d, only, partial=False):
     recs, defs = load_results(d)
     for doc in docs:
         lines = open(doc, encoding="utf-8").read().split("\n")
@@ -214,6 +225,9 @@ def cmd_render(docs, d, only):
                 continue
             head, align, body = render_table(doc, spec, recs, defs)
             missing = [(rl, k) for rl, cells in body for k, c in enumerate(cells) if c is None]
+            if missing and partial:
+                print("docs tables: %s:%d (%s): left as it is, %d cells have no record" % (doc, i + 1, spec["exp"], len(missing)))
+                continue
             if missing:
                 raise SystemExit("%s:%d: %s: %d cells have no record (first: row %s)" %
                                  (doc, i + 1, spec["exp"], len(missing), missing[0][0]))
@@ -253,11 +267,14 @@ def close(a, b, tol):
 
 
 def load_defs(d):
+    """The definitions of DIR and of DIR/long (the sweeps of minutes a
+    point that make report runs with REPORT_LONG=1)."""
     defs = {}
-    for f in sorted(os.listdir(d)):
-        if f.endswith(".json"):
-            x = json.load(open(os.path.join(d, f), encoding="utf-8"))
-            defs[x["name"]] = x
+    for sub in (d, os.path.join(d, "long")):
+        for f in sorted(os.listdir(sub)) if os.path.isdir(sub) else []:
+            if f.endswith(".json"):
+                x = json.load(open(os.path.join(sub, f), encoding="utf-8"))
+                defs[x["name"]] = x
     return defs
 
 
@@ -315,6 +332,42 @@ def cmd_check(docs, d, only, defs_dir=None, present=False):
     return 0 if ok else 1
 
 
+FIG = re.compile(r"(?<![\w./-])-?[0-9][0-9,]*(\.[0-9]+)?(?![\w/-])")
+
+
+def cmd_typed(docs):
+    """Numbers in the prose that no generated table, marker or command of
+    the same doc shows: figures still typed by hand (or parameters, dates
+    and section numbers, which a reader tells apart). A number quoted from
+    a rendered cell passes."""
+    n = 0
+    for doc in docs:
+        lines = open(doc, encoding="utf-8").read().split("\n")
+        gen, known = set(), set()
+        for i, spec, a, b in tables(lines):
+            gen.update(range(i, b))
+        code = False
+        for i, line in enumerate(lines):
+            if line.startswith("```"):
+                code = not code
+            if code or i in gen or line.startswith("    "):
+                known.update(m.group(0).replace(",", "") for m in FIG.finditer(line.replace("|", " ")))
+        code = False
+        for i, line in enumerate(lines):
+            if line.startswith("```"):
+                code = not code
+                continue
+            if code or i in gen or line.startswith("    ") or line.startswith("<!--"):
+                continue
+            text = re.sub(r"`[^`]*`", "", line)
+            typed = [m.group(0) for m in FIG.finditer(text) if m.group(0).replace(",", "") not in known]
+            if typed:
+                print("%s:%d: %s  [%s]" % (doc, i + 1, line.strip()[:120], " ".join(typed)))
+                n += 1
+    print("docs tables: %d lines with numbers that no generated table or command of their doc shows" % n)
+    return 0
+
+
 def cmd_list(docs):
     for doc in docs:
         lines = open(doc, encoding="utf-8").read().split("\n")
@@ -324,12 +377,13 @@ def cmd_list(docs):
 
 
 def main(argv):
-    if len(argv) < 2 or argv[0] not in ("render", "check", "validate", "list"):
+    if len(argv) < 2 or argv[0] not in ("render", "check", "validate", "list", "typed"):
         print(__doc__.strip())
         return 2
     docs, d, only, args = [], None, [], argv[1:]
     present = "--present" in args
-    args = [a for a in args if a != "--present"]
+    partial = "--partial" in args
+    args = [a for a in args if a not in ("--present", "--partial")]
     while args:
         a = args.pop(0)
         if a in ("--results", "--exp", "--defs") and args:
@@ -342,12 +396,14 @@ def main(argv):
             docs.append(a)
     if argv[0] == "list":
         return cmd_list(docs)
+    if argv[0] == "typed":
+        return cmd_typed(docs)
     if argv[0] == "validate":
         return cmd_check(docs, None, only, d or "reports")
     if not d:
         print("docs_tables.py: --results DIR is required")
         return 2
-    return cmd_render(docs, d, only) if argv[0] == "render" else cmd_check(docs, d, only, present=present)
+    return cmd_render(docs, d, only, partial) if argv[0] == "render" else cmd_check(docs, d, only, present=present)
 
 
 if __name__ == "__main__":

@@ -176,6 +176,18 @@ else
   echo "FAIL: update --mask-host-bits"; fail=1
 fi
 
+# --- fib convert's subset: routes K, K+N, ... of the sorted table, at most M ---
+printf '10.0.0.0/8 a\n10.1.0.0/16 b\n10.1.2.0/24 c\n10.2.0.0/16 d\n10.3.0.0/16 e\n10.4.0.0/16 f\n9.0.0.0/8 g\n' >sub.txt
+"$BIN" fib convert --fib sub.txt -o sub.all
+"$BIN" fib convert --fib sub.txt --every 2 --first 2 --count 2 -o sub.out
+if [ "$(awk 'NR % 2 == 0' sub.all | head -2)" != "$(cat sub.out)" ] || [ "$(cat sub.out)" != $'10.0.0.0/8 a\n10.1.2.0/24 c' ]; then
+  echo "FAIL: fib convert --every 2 --first 2 --count 2: $(cat sub.out)"; fail=1
+else
+  echo "ok: fib convert --every/--first/--count: the sorted table's routes 2 and 4"
+fi
+bad "lpmpipe: fib convert: --every: '0' is not a whole number in 1..18446744073709551615" fib convert --fib sub.txt --every 0
+bad "lpmpipe: fib stats: --count: only for fib convert" fib stats --fib sub.txt --count 3
+
 # --- CRLF is accepted, with the answers of the LF file --------------------
 printf '10.0.0.0/8 a\n10.1.0.0/16 b\n2.0.0.0/8\n' >lf.txt
 printf '10.0.0.0/8 a\r\n10.1.0.0/16 b\r\n2.0.0.0/8\r\n' >crlf.txt

@@ -56,4 +56,31 @@ for m in nonum mem; do
     echo "ok: a changed $m cell is caught: $(grep -m1 'differs:' "$W/neg.txt")"
   fi
 done
+# Joined definitions ("also" with "exp") and each row's own base ("row_base"):
+# render fills every cell from two sweeps; a changed joined cell and a
+# changed ratio fail the check; `typed` lists the typed number, not the
+# quoted cell.
+mkdir -p "$W/j/experiments"
+python3 tests/e2e/docs_join_fixture.py "$W/j" || fail=1
+if python3 scripts/docs_tables.py render "$W/j/join.md" --results "$W/j" >/dev/null &&
+   grep -qxF '| t2 | new | 2,100 | 0.875 | 1.050 |' "$W/j/join.md" &&
+   python3 scripts/docs_tables.py check "$W/j/join.md" --results "$W/j" >"$W/neg.txt"; then
+  echo "ok: a joined table renders and checks: $(grep -m1 'cells re-run' "$W/neg.txt")"
+else
+  echo "FAIL: the joined table: $(cat "$W/j/join.md" "$W/neg.txt" 2>/dev/null)"; fail=1
+fi
+for m in 's/| 0.875 | 1.050 |/| 0.876 | 1.050 |/' 's/| 0.875 | 1.050 |/| 0.875 | 1.051 |/'; do
+  sed "$m" "$W/j/join.md" >"$W/j/bad.md"
+  if cmp -s "$W/j/bad.md" "$W/j/join.md" || python3 scripts/docs_tables.py check "$W/j/bad.md" --results "$W/j" >"$W/neg.txt"; then
+    echo "FAIL: a changed joined cell ($m) passed the check"; fail=1
+  else
+    echo "ok: a changed joined cell is caught: $(grep -m1 'differs:' "$W/neg.txt")"
+  fi
+done
+python3 scripts/docs_tables.py typed "$W/j/join.md" >"$W/typed.txt"
+if grep -q ' \[12.5\]$' "$W/typed.txt"; then
+  echo "ok: typed lists the typed number only: $(grep -m1 'GHz' "$W/typed.txt")"
+else
+  echo "FAIL: typed: $(cat "$W/typed.txt")"; fail=1
+fi
 exit $fail
