@@ -292,40 +292,15 @@ static void print_json(FILE *fp, const bench_ctx *c, const bench_row *rows, size
     fprintf(fp, "]}\n");
 }
 
-/* The engines to run, in registry order for "all", else in list order. */
+/* The engines to run, in registry order for "all", else in list order;
+ * "all" shows the other family's engines as skipped. */
 static int pick_engines(const bench_opts *o, int family, bench_row *rows, size_t *nrows)
 {
-    *nrows = 0;
-    if (!o->engines || !strcmp(o->engines, "all")) {
-        int want = family == LPM_AF_INET ? LPM_ENGINE_V4 : LPM_ENGINE_V6;
-        for (size_t i = 0; i < lpm_engine_count() && *nrows < MAX_ROWS; i++)
-            if (lpm_engine_at(i)->families & want || (o->engines && !strcmp(o->engines, "all")))
-                rows[(*nrows)++].e = lpm_engine_at(i);
-        return 0;
-    }
-    char buf[1024];
-    if (strlen(o->engines) >= sizeof buf) {
-        lpm_cli_error(cmd, "--engines: list too long");
-        return 2;
-    }
-    strcpy(buf, o->engines);
-    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        const lpm_engine_ops *e = lpm_engine_find(t);
-        if (!e) {
-            lpm_cli_error(cmd, "--engines: unknown engine '%s' (lpmpipe lookup --help lists them)", t);
-            return 2;
-        }
-        if (*nrows == MAX_ROWS) {
-            lpm_cli_error(cmd, "--engines: more than %d engines", MAX_ROWS);
-            return 2;
-        }
-        rows[(*nrows)++].e = e;
-    }
-    if (*nrows == 0) {
-        lpm_cli_error(cmd, "--engines: empty list");
-        return 2;
-    }
-    return 0;
+    const lpm_engine_ops *es[MAX_ROWS];
+    int rc = lpm_cli_engine_list(cmd, o->engines, family, LPM_ENGINES_ALL_FAMILIES, es, MAX_ROWS, nrows);
+    for (size_t i = 0; !rc && i < *nrows; i++)
+        rows[i].e = es[i];
+    return rc;
 }
 
 static int parse_args(int argc, char **argv, bench_opts *o)

@@ -44,43 +44,6 @@ static double median(double *v, unsigned n)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/* Splits "a,b,c" into engines; "all": every registered engine that takes
- * the family (the reference included). */
-static int parse_engines(const char *cmd, const char *list, int family, const lpm_engine_ops **out,
-                         size_t *n)
-{
-    *n = 0;
-    int fam = family == LPM_AF_INET ? LPM_ENGINE_V4 : LPM_ENGINE_V6;
-    if (!strcmp(list, "all")) {
-        for (size_t i = 0; i < lpm_engine_count() && *n < MAXE; i++)
-            if (lpm_engine_at(i)->families & fam)
-                out[(*n)++] = lpm_engine_at(i);
-        return 0;
-    }
-    char buf[512];
-    snprintf(buf, sizeof buf, "%s", list);
-    for (char *s = strtok(buf, ","); s; s = strtok(NULL, ",")) {
-        const lpm_engine_ops *e = lpm_engine_find(s);
-        if (!e) {
-            lpm_cli_error(cmd, "--engines: unknown engine '%s' (lpmpipe lookup --help lists them)", s);
-            return 2;
-        }
-        if (!(e->families & fam)) {
-            lpm_cli_error(cmd, "--engines: %s does not support IPv%d", s, family);
-            return 2;
-        }
-        if (*n == MAXE) {
-            lpm_cli_error(cmd, "--engines: at most %d", MAXE);
-            return 2;
-        }
-        out[(*n)++] = e;
-    }
-    if (!*n) {
-        lpm_cli_error(cmd, "--engines: empty list");
-        return 2;
-    }
-    return 0;
-}
 
 /* bench cpu's request options: a list of kinds (random-match by default)
  * or --trace, in memory. */
@@ -714,7 +677,8 @@ int lpm_cmd_bench_cpu(int argc, char **argv)
         return rc;
     const lpm_engine_ops *es[MAXE];
     size_t ne;
-    if (!(rc = parse_engines(a.cmd, a.engines ? a.engines : default_engines(fib.family), fib.family, es, &ne)))
+    if (!(rc = lpm_cli_engine_list(a.cmd, a.engines ? a.engines : default_engines(fib.family), fib.family,
+                                      LPM_ENGINES_FAMILY_ONLY, es, MAXE, &ne)))
         rc = a.costs ? run_costs(&a, &fib, es, ne) : run_lookups(&a, &fib, es, ne);
     lpm_fib_free(&fib);
     return rc;

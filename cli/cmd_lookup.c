@@ -96,11 +96,8 @@ int lpm_cmd_lookup(int argc, char **argv)
         return lpm_cli_usage_error(cmd);
     }
     ctx cx = { 0 };
-    cx.e = lpm_engine_find(engine);
-    if (!cx.e) {
-        lpm_cli_error(cmd, "--engine: unknown engine '%s' (see --help)", engine);
+    if (!(cx.e = lpm_cli_engine(cmd, engine)))
         return 2;
-    }
     lpm_fib fib;
     lpm_fib_init(&fib);
     int rc = lpm_cli_load_fib(cmd, fib_path, &fo, &fib);

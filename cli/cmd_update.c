@@ -135,9 +135,53 @@ static void report(FILE *fp, const lpm_upd_stats *s, const lpm_image *img, const
         fprintf(fp, "%5u %10zu\n", i, s->stage_writes[i]);
 }
 
-int lpm_cmd_update(int argc, char **argv)
+typedef struct upd_args {
+    const char *image, *updates, *bubbles, *outp, *peer;
+    lpm_upd_opts uo;
+    int json, mask_host;
+    uint64_t max_updates;
+} upd_args;
+
+enum { O_IMAGE = LPM_OPT_FIRST_FREE, O_UPDATES, O_BUBBLES, O_REBAL, O_PEER, O_JSON, O_EVERY, O_MAX };
+
+/* One option; 0, or 2 after the message. */
+static int update_option(int c, const char *arg, upd_args *a)
 {
-    enum { O_IMAGE = LPM_OPT_FIRST_FREE, O_UPDATES, O_BUBBLES, O_REBAL, O_PEER, O_JSON, O_EVERY, O_MAX };
+    switch (c) {
+    case O_IMAGE: a->image = arg; break;
+    case O_UPDATES: a->updates = arg; break;
+    case O_BUBBLES: a->bubbles = arg; break;
+    case O_REBAL:
+        if (lpm_cli_double(cmd, "--rebalance-at", arg, 0, 1000, &a->uo.rebalance_at))
+            return 2;
+        if (a->uo.rebalance_at > 0 && a->uo.rebalance_at < 1) {
+            lpm_cli_error(cmd, "--rebalance-at: %g is below 1 (0 turns it off)", a->uo.rebalance_at);
+            return 2;
+        }
+        break;
+    case O_PEER: a->peer = arg; break;
+    case O_EVERY: {
+        uint64_t v;
+        if (lpm_cli_u64(cmd, "--rebuild-every", arg, 0, 1ULL << 40, &v))
+            return 2;
+        a->uo.rebuild_every = (size_t)v;
+        break;
+    }
+    case O_MAX:
+        if (lpm_cli_u64(cmd, "--max-updates", arg, 1, 1ULL << 40, &a->max_updates))
+            return 2;
+        break;
+    case LPM_OPT_MASK_HOST: a->mask_host = 1; break;
+    case O_JSON: a->json = 1; break;
+    case 'o': a->outp = arg; break;
+    default: return lpm_cli_usage_error(cmd);
+    }
+    return 0;
+}
+
+/* -1: go on; else the exit status (0 after --help). */
+static int parse_args(int argc, char **argv, upd_args *a)
+{
     static const struct option lo[] = {
         { "image", required_argument, 0, O_IMAGE },
         { "updates", required_argument, 0, O_UPDATES },
@@ -152,59 +196,107 @@ int lpm_cmd_update(int argc, char **argv)
         { "help", no_argument, 0, 'h' },
         { 0, 0, 0, 0 },
     };
-    const char *image = NULL, *updates = NULL, *bubbles = NULL, *outp = NULL, *peer = NULL;
-    lpm_upd_opts uo = { .rebalance_at = 1.10 };
-    int json = 0, mask_host = 0, c;
-    uint64_t max_updates = 0;
+    memset(a, 0, sizeof *a);
+    a->uo.rebalance_at = 1.10;
+    int c, rc;
     optind = 1;
     while ((c = lpm_cli_getopt(cmd, argc, argv, "ho:", lo)) != -1) {
-        switch (c) {
-        case O_IMAGE: image = optarg; break;
-        case O_UPDATES: updates = optarg; break;
-        case O_BUBBLES: bubbles = optarg; break;
-        case O_REBAL:
-            if (lpm_cli_double(cmd, "--rebalance-at", optarg, 0, 1000, &uo.rebalance_at))
-                return 2;
-            if (uo.rebalance_at > 0 && uo.rebalance_at < 1) {
-                lpm_cli_error(cmd, "--rebalance-at: %g is below 1 (0 turns it off)", uo.rebalance_at);
-                return 2;
-            }
-            break;
-        case O_PEER: peer = optarg; break;
-        case O_EVERY: {
-            uint64_t v;
-            if (lpm_cli_u64(cmd, "--rebuild-every", optarg, 0, 1ULL << 40, &v))
-                return 2;
-            uo.rebuild_every = (size_t)v;
-            break;
+        if (c == 'h') {
+            help(stdout);
+            return 0;
         }
-        case O_MAX:
-            if (lpm_cli_u64(cmd, "--max-updates", optarg, 1, 1ULL << 40, &max_updates))
-                return 2;
-            break;
-        case LPM_OPT_MASK_HOST: mask_host = 1; break;
-        case O_JSON: json = 1; break;
-        case 'o': outp = optarg; break;
-        case 'h': help(stdout); return 0;
-        default: return lpm_cli_usage_error(cmd);
-        }
+        if ((rc = update_option(c, optarg, a)))
+            return rc;
     }
     if (optind < argc) {
         lpm_cli_error(cmd, "unexpected argument '%s'", argv[optind]);
         return 2;
     }
-    if (!image || !updates) {
+    if (!a->image || !a->updates) {
         lpm_cli_error(cmd, "--image and --updates are required");
         return 2;
     }
-    if (bubbles && outp && !strcmp(bubbles, "-") && !strcmp(outp, "-")) {
+    if (a->bubbles && a->outp && !strcmp(a->bubbles, "-") && !strcmp(a->outp, "-")) {
         lpm_cli_error(cmd, "-o - and --bubbles - cannot both write to standard output");
         return 2;
     }
+    return -1;
+}
+
+/* The bubble file's first lines: a comment, then the H line the readers
+ * check against the image they are given. */
+static void bubbles_header(FILE *bf, const lpm_image *img)
+{
+    lpm_image_info in;
+    lpm_image_info_of(img, &in);
+    fprintf(bf, "# lpmpipe bubbles v2: IPv%d %s, %u stages, word %u bits, DIT entry %u bits, %u cop%s\n",
+            in.family, in.ring ? "ring" : "linear", in.stages, in.word_bits, in.dit_bits, in.copies,
+            in.copies == 1 ? "y" : "ies");
+    fprintf(bf, "H bubbles=2 family=%d arch=%s stages=%u x=%u word_bits=%u dit_bits=%u copies=%u image_crc=%08x\n",
+            in.family, in.ring ? "ring" : "linear", in.stages, in.x, in.word_bits, in.dit_bits, in.copies,
+            (unsigned)lpm_image_file_crc(img));
+}
+
+/* Update i's lines in the bubble file: U, R after a rebuild, its bubbles. */
+static void bubbles_of(FILE *bf, lpm_upd *u, const lpm_update *up, size_t i, const char *tok, int rebuilt,
+                       size_t *bubble_no)
+{
+    char pb[LPM_ADDR_STRLEN + 8];
+    lpm_prefix_format(&up->pfx, pb, sizeof pb);
+    const lpm_write *w;
+    const lpm_bubble *b;
+    size_t nw, nb;
+    lpm_upd_last(u, &w, &nw, &b, &nb);
+    fprintf(bf, "U %zu %c %s %s writes=%zu bubbles=%zu\n", i + 1, up->op, pb, tok ? tok : "-", nw, nb);
+    const lpm_image *ci = lpm_upd_image(u);
+    if (rebuilt)
+        fprintf(bf, "R %zu %s copy=%u writes=%zu bubbles=%zu copy_crc=%08x\n", i + 1,
+                lpm_rebuild_reason_name(lpm_upd_last_reason(u)), lpm_image_active(ci), nw, nb,
+                (unsigned)lpm_image_copy_crc(ci, lpm_image_active(ci)));
+    unsigned wb = lpm_image_word_bits(ci) > lpm_image_dit_bits(ci) ? lpm_image_word_bits(ci) : lpm_image_dit_bits(ci);
+    bubble_lines(bf, w, b, nb, bubble_no, (wb + 3) / 4);
+}
+
+/* Every update through the updater (timed in ri->secs), its bubbles into
+ * bf when given; stops at the first that cannot be compiled (ri->stopped_at). */
+static int apply_all(const upd_args *a, lpm_upd *u, const lpm_update *up, size_t n, const lpm_fib *fib,
+                     const lpm_image *img, FILE *bf, run_info *ri)
+{
+    lpm_err err;
+    size_t bubble_no = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *tok = up[i].op == 'a' ? lpm_nhtab_name(&fib->nh, up[i].nh) : NULL;
+        int rebuilt;
+        double t0 = now();
+        int rc = lpm_upd_apply(u, up[i].op, &up[i].pfx, tok, &rebuilt, &err);
+        ri->secs += now() - t0;
+        if (rc) {
+            lpm_cli_error(cmd, "%s: update %zu: %s", a->updates, i + 1, err.msg);
+            ri->stopped_at = i + 1;
+            return rc;
+        }
+        if (rebuilt && bf && lpm_image_copies(img) == 1) {
+            lpm_cli_error(cmd, "%s: update %zu needs a rebuild (%s) and %s has no shadow copy to send it into as "
+                               "bubbles: map with --shadow (or more --headroom); the bubble file stops before it",
+                          a->updates, i + 1, lpm_rebuild_reason_name(lpm_upd_last_reason(u)), a->image);
+            ri->stopped_at = i + 1;
+            return 1;
+        }
+        if (bf)
+            bubbles_of(bf, u, &up[i], i, tok, rebuilt, &bubble_no);
+    }
+    return 0;
+}
+
+int lpm_cmd_update(int argc, char **argv)
+{
+    upd_args a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc >= 0)
+        return rc;
     lpm_err err;
     lpm_image *img;
-    int rc = lpm_image_load(&img, image, &err);
-    if (rc) {
+    if ((rc = lpm_image_load(&img, a.image, &err))) {
         lpm_cli_error(cmd, "%s", err.msg);
         return rc;
     }
@@ -223,68 +315,24 @@ int lpm_cmd_update(int argc, char **argv)
     size_t n = 0;
     lpm_upd *u = NULL;
     FILE *bf = NULL;
-    if ((rc = lpm_updates_load_max(updates, &fib, peer, mask_host, (size_t)max_updates, &up, &n, NULL, 0, &err))) {
+    if ((rc = lpm_updates_load_max(a.updates, &fib, a.peer, a.mask_host, (size_t)a.max_updates, &up, &n, NULL, 0,
+                                   &err))) {
         lpm_cli_error(cmd, "%s", err.msg);
         goto out;
     }
-    uo.bubbles_only = bubbles != NULL;
-    if ((rc = lpm_upd_new(&u, img, &uo, &err))) {
+    a.uo.bubbles_only = a.bubbles != NULL;
+    if ((rc = lpm_upd_new(&u, img, &a.uo, &err))) {
         lpm_cli_error(cmd, "%s", err.msg);
         goto out;
     }
-    if (bubbles) {
-        if (!(bf = lpm_cli_open_out(cmd, bubbles, &rc)))
+    if (a.bubbles) {
+        if (!(bf = lpm_cli_open_out(cmd, a.bubbles, &rc)))
             goto out;
-        lpm_image_info in;
-        lpm_image_info_of(img, &in);
-        fprintf(bf, "# lpmpipe bubbles v2: IPv%d %s, %u stages, word %u bits, DIT entry %u bits, %u cop%s\n",
-                in.family, in.ring ? "ring" : "linear", in.stages, in.word_bits, in.dit_bits, in.copies,
-                in.copies == 1 ? "y" : "ies");
-        /* What the readers check against the image they are given. */
-        fprintf(bf, "H bubbles=2 family=%d arch=%s stages=%u x=%u word_bits=%u dit_bits=%u copies=%u image_crc=%08x\n",
-                in.family, in.ring ? "ring" : "linear", in.stages, in.x, in.word_bits, in.dit_bits, in.copies,
-                (unsigned)lpm_image_file_crc(img));
+        bubbles_header(bf, img);
     }
-    size_t bubble_no = 0;
-    for (size_t i = 0; i < n && !rc; i++) {
-        const char *tok = up[i].op == 'a' ? lpm_nhtab_name(&fib.nh, up[i].nh) : NULL;
-        int rebuilt;
-        double t0 = now();
-        rc = lpm_upd_apply(u, up[i].op, &up[i].pfx, tok, &rebuilt, &err);
-        ri.secs += now() - t0;
-        if (rc) {
-            lpm_cli_error(cmd, "%s: update %zu: %s", updates, i + 1, err.msg);
-            ri.stopped_at = i + 1;
-            break;
-        }
-        if (rebuilt && bf && lpm_image_copies(img) == 1) {
-            lpm_cli_error(cmd, "%s: update %zu needs a rebuild (%s) and %s has no shadow copy to send it into as "
-                               "bubbles: map with --shadow (or more --headroom); the bubble file stops before it",
-                          updates, i + 1, lpm_rebuild_reason_name(lpm_upd_last_reason(u)), image);
-            ri.stopped_at = i + 1;
-            rc = 1;
-            break;
-        }
-        if (bf) {
-            char pb[LPM_ADDR_STRLEN + 8];
-            lpm_prefix_format(&up[i].pfx, pb, sizeof pb);
-            const lpm_write *w;
-            const lpm_bubble *b;
-            size_t nw, nb;
-            lpm_upd_last(u, &w, &nw, &b, &nb);
-            fprintf(bf, "U %zu %c %s %s writes=%zu bubbles=%zu\n", i + 1, up[i].op, pb, tok ? tok : "-", nw, nb);
-            const lpm_image *ci = lpm_upd_image(u);
-            if (rebuilt)
-                fprintf(bf, "R %zu %s copy=%u writes=%zu bubbles=%zu copy_crc=%08x\n", i + 1,
-                        lpm_rebuild_reason_name(lpm_upd_last_reason(u)), lpm_image_active(ci), nw, nb,
-                        (unsigned)lpm_image_copy_crc(ci, lpm_image_active(ci)));
-            unsigned wb = lpm_image_word_bits(ci) > lpm_image_dit_bits(ci) ? lpm_image_word_bits(ci)
-                                                                             : lpm_image_dit_bits(ci);
-            bubble_lines(bf, w, b, nb, &bubble_no, (wb + 3) / 4);
-        }
-    }
+    rc = apply_all(&a, u, up, n, &fib, img, bf, &ri);
     if (bf) {
-        int r2 = lpm_cli_close_out(cmd, bf, bubbles);
+        int r2 = lpm_cli_close_out(cmd, bf, a.bubbles);
         bf = NULL;
         rc = rc ? rc : r2;
     }
@@ -294,23 +342,22 @@ int lpm_cmd_update(int argc, char **argv)
     ri.copies = mr.copies;
     ri.memory_bits = mr.memory_bits;
     ri.shadow_bits = mr.shadow_bits;
+    /* The report goes where the image and the bubbles do not; after an
+     * update that stopped it, what was compiled up to there (exit 1). */
+    FILE *rfp = a.bubbles && !strcmp(a.bubbles, "-") ? stderr : stdout;
     if (ri.stopped_at) {
-        /* what was compiled up to the update that stopped it, then exit 1 */
-        if (!outp || strcmp(outp, "-"))
-            report(bubbles && !strcmp(bubbles, "-") ? stderr : stdout, lpm_upd_get_stats(u), lpm_upd_image(u), &ri, json);
+        if (!a.outp || strcmp(a.outp, "-"))
+            report(rfp, lpm_upd_get_stats(u), lpm_upd_image(u), &ri, a.json);
         goto out;
     }
     if (rc)
         goto out;
-    if (outp) {
-        if ((rc = lpm_upd_sync_routes(u, &err)) || (rc = lpm_image_save(lpm_upd_image(u), outp, &err))) {
-            lpm_cli_error(cmd, "%s", err.msg);
-            goto out;
-        }
+    if (a.outp && ((rc = lpm_upd_sync_routes(u, &err)) || (rc = lpm_image_save(lpm_upd_image(u), a.outp, &err)))) {
+        lpm_cli_error(cmd, "%s", err.msg);
+        goto out;
     }
-    /* The report goes where the image and the bubbles do not. */
-    if (!outp || strcmp(outp, "-"))
-        report(bubbles && !strcmp(bubbles, "-") ? stderr : stdout, lpm_upd_get_stats(u), lpm_upd_image(u), &ri, json);
+    if (!a.outp || strcmp(a.outp, "-"))
+        report(rfp, lpm_upd_get_stats(u), lpm_upd_image(u), &ri, a.json);
     if (fflush(stdout))
         rc = 1;
 out:

@@ -118,93 +118,79 @@ static int load_paths(lpm_ntable *paths, const char *file, lpm_err *err)
 static const char *const words[] = { "index.html", "news", "img", "about", "2013", "video",
                                      "docs", "a", "search", "en", "home.php", "blog" };
 
-int lpm_ntrace_gen(const lpm_ntable *tab, const lpm_ntrace_opts *o, FILE *out, lpm_err *err)
+/* --rank: the names of the ranked list first, in rank order; the rest
+ * after, in table order (pick holds the table's n indexes). */
+static int rank_order(const lpm_ntable *tab, const char *rank, size_t *pick, lpm_err *err)
 {
-    if (!tab->n)
-        return lpm_err_set(err, LPM_EINPUT, "the table is empty: no names to draw from");
-    lpm_ntable paths;
-    lpm_ntable_init(&paths);
-    int rc = 0;
-    if (o->paths && (rc = load_paths(&paths, o->paths, err)))
+    size_t n = tab->n;
+    lpm_nref *pos;
+    int rc = lpm_nref_build(&pos, tab, err);
+    if (rc)
         return rc;
-    size_t n = tab->n, *pick = malloc(n * sizeof *pick);
-    double *cdf = NULL;
-    if (!pick) {
-        rc = lpm_err_set(err, LPM_EFAIL, "out of memory");
-        goto done;
-    }
-    for (size_t i = 0; i < n; i++)
-        pick[i] = i;
-    if (o->rank) {
-        /* Names of the ranked list first, in rank order; the rest after, in
-         * table order. */
-        lpm_nref *pos;
-        if ((rc = lpm_nref_build(&pos, tab, err)))
-            goto done;
-        lpm_input *in;
-        if ((rc = lpm_input_open(&in, o->rank, err))) {
-            lpm_nref_free(pos);
-            goto done;
-        }
-        char *line, norm[LPM_NAME_MAX + 1];
-        size_t len, k = 0;
-        uint8_t *taken = calloc(n, 1);
-        size_t *idx = malloc(n * sizeof *idx);
-        for (size_t i = 0; i < n; i++)
-            lpm_nref_insert(pos, lpm_ntable_name(tab, i), tab->e[i].len, (uint32_t)i, NULL);
-        while (taken && idx && lpm_input_getline(in, &line, &len, err) == 1) {
-            const char *why;
-            long nl = lpm_domain_to_name(line, len, norm, &why);
-            if (nl < 0)
-                continue;
-            uint32_t i = lpm_nref_get(pos, norm, (size_t)nl);
-            if (i != LPM_NM_NONE && !taken[i]) {
-                taken[i] = 1;
-                idx[k++] = i;
-            }
-        }
-        for (size_t i = 0; taken && idx && i < n; i++)
-            if (!taken[i])
-                idx[k++] = i;
-        if (taken && idx)
-            memcpy(pick, idx, n * sizeof *pick);
-        free(taken);
-        free(idx);
-        lpm_input_close(in);
+    lpm_input *in;
+    if ((rc = lpm_input_open(&in, rank, err))) {
         lpm_nref_free(pos);
+        return rc;
     }
-    if (o->heavy) {
-        /* The longest 10% (ties: table order), a stable counting sort. */
-        size_t cnt[LPM_NAME_MAX + 2] = { 0 }, m = (n + 9) / 10;
-        for (size_t i = 0; i < n; i++)
-            cnt[tab->e[i].len]++;
-        size_t lim = 0, acc = 0;
-        for (size_t l = LPM_NAME_MAX + 1; l-- > 0;) {
-            acc += cnt[l];
-            if (acc >= m) {
-                lim = l;
-                break;
-            }
+    char *line, norm[LPM_NAME_MAX + 1];
+    size_t len, k = 0;
+    uint8_t *taken = calloc(n, 1);
+    size_t *idx = malloc(n * sizeof *idx);
+    for (size_t i = 0; i < n; i++)
+        lpm_nref_insert(pos, lpm_ntable_name(tab, i), tab->e[i].len, (uint32_t)i, NULL);
+    while (taken && idx && lpm_input_getline(in, &line, &len, err) == 1) {
+        const char *why;
+        long nl = lpm_domain_to_name(line, len, norm, &why);
+        if (nl < 0)
+            continue;
+        uint32_t i = lpm_nref_get(pos, norm, (size_t)nl);
+        if (i != LPM_NM_NONE && !taken[i]) {
+            taken[i] = 1;
+            idx[k++] = i;
         }
-        size_t k = 0;
-        for (size_t i = 0; i < n && k < m; i++)
-            if (tab->e[pick[i]].len > lim)
-                pick[k++] = pick[i];
-        for (size_t i = 0; i < n && k < m; i++)
-            if (tab->e[pick[i]].len == lim)
-                pick[k++] = pick[i];
-        n = k;
     }
-    if (o->zipf > 0) {
-        cdf = malloc(n * sizeof *cdf);
-        if (!cdf) {
-            rc = lpm_err_set(err, LPM_EFAIL, "out of memory");
-            goto done;
+    for (size_t i = 0; taken && idx && i < n; i++)
+        if (!taken[i])
+            idx[k++] = i;
+    if (taken && idx)
+        memcpy(pick, idx, n * sizeof *pick);
+    free(taken);
+    free(idx);
+    lpm_input_close(in);
+    lpm_nref_free(pos);
+    return 0;
+}
+
+/* --kind heavy: the longest 10% of pick[0..n) (ties: in pick order), a
+ * stable counting sort; returns how many are kept at the front. */
+static size_t keep_heavy(const lpm_ntable *tab, size_t *pick, size_t n)
+{
+    size_t cnt[LPM_NAME_MAX + 2] = { 0 }, m = (n + 9) / 10;
+    for (size_t i = 0; i < n; i++)
+        cnt[tab->e[i].len]++;
+    size_t lim = 0, acc = 0;
+    for (size_t l = LPM_NAME_MAX + 1; l-- > 0;) {
+        acc += cnt[l];
+        if (acc >= m) {
+            lim = l;
+            break;
         }
-        double s = 0;
-        for (size_t i = 0; i < n; i++)
-            cdf[i] = s += 1.0 / pow((double)(i + 1), o->zipf);
     }
+    size_t k = 0;
+    for (size_t i = 0; i < n && k < m; i++)
+        if (tab->e[pick[i]].len > lim)
+            pick[k++] = pick[i];
+    for (size_t i = 0; i < n && k < m; i++)
+        if (tab->e[pick[i]].len == lim)
+            pick[k++] = pick[i];
+    return k;
+}
+
+/* The count lookups: a name drawn (Zipf over pick's order with cdf, else
+ * uniform) and a path (from paths, or made of words) after it. */
+static void draw(const lpm_ntable *tab, const lpm_ntrace_opts *o, const size_t *pick, size_t n, const double *cdf,
+                 const lpm_ntable *paths, FILE *out)
+{
     lpm_rng r;
     lpm_rng_seed(&r, o->seed);
     for (size_t q = 0; q < o->count; q++) {
@@ -226,10 +212,10 @@ int lpm_ntrace_gen(const lpm_ntable *tab, const lpm_ntrace_opts *o, FILE *out, l
         const char *nm = lpm_ntable_name(tab, i);
         size_t room = LPM_NAME_MAX - 1 - tab->e[i].len;
         fprintf(out, "/%s", nm);
-        if (paths.n) {
-            size_t p = lpm_rng_below(&r, paths.n);
-            size_t pl = paths.e[p].len < room ? paths.e[p].len : 0;
-            fprintf(out, "%.*s\n", (int)pl, lpm_ntable_name(&paths, p));
+        if (paths->n) {
+            size_t p = lpm_rng_below(&r, paths->n);
+            size_t pl = paths->e[p].len < room ? paths->e[p].len : 0;
+            fprintf(out, "%.*s\n", (int)pl, lpm_ntable_name(paths, p));
         } else {
             unsigned depth = (unsigned)lpm_rng_below(&r, 4);
             for (unsigned d = 0; d < depth; d++)
@@ -237,6 +223,40 @@ int lpm_ntrace_gen(const lpm_ntable *tab, const lpm_ntrace_opts *o, FILE *out, l
             fputc('\n', out);
         }
     }
+}
+
+int lpm_ntrace_gen(const lpm_ntable *tab, const lpm_ntrace_opts *o, FILE *out, lpm_err *err)
+{
+    if (!tab->n)
+        return lpm_err_set(err, LPM_EINPUT, "the table is empty: no names to draw from");
+    lpm_ntable paths;
+    lpm_ntable_init(&paths);
+    int rc = 0;
+    if (o->paths && (rc = load_paths(&paths, o->paths, err)))
+        return rc;
+    size_t n = tab->n, *pick = malloc(n * sizeof *pick);
+    double *cdf = NULL;
+    if (!pick) {
+        rc = lpm_err_set(err, LPM_EFAIL, "out of memory");
+        goto done;
+    }
+    for (size_t i = 0; i < n; i++)
+        pick[i] = i;
+    if (o->rank && (rc = rank_order(tab, o->rank, pick, err)))
+        goto done;
+    if (o->heavy)
+        n = keep_heavy(tab, pick, n);
+    if (o->zipf > 0) {
+        cdf = malloc(n * sizeof *cdf);
+        if (!cdf) {
+            rc = lpm_err_set(err, LPM_EFAIL, "out of memory");
+            goto done;
+        }
+        double s = 0;
+        for (size_t i = 0; i < n; i++)
+            cdf[i] = s += 1.0 / pow((double)(i + 1), o->zipf);
+    }
+    draw(tab, o, pick, n, cdf, &paths, out);
     if (ferror(out))
         rc = lpm_err_set(err, LPM_EFAIL, "write error");
 done:

@@ -71,6 +71,15 @@ else
     run mapping-scale table=linx-rib6
     run mapping-scale-sim table=tier1-2024.v4    # 1 of 4: 1M lookups
     exps+=(--exp mapping-scale)
+    run names-real-speed "case=zonewalk, average"   # 1 of 4, with the updates (ut1 takes tens of minutes; results-names.md)
+    exps+=(--exp names-real-speed)
+    if command -v verilator >/dev/null && command -v iverilog >/dev/null; then
+      run rtl-verify "case=tiny ring, queue 4, bubbles, Icarus"   # 1 of 11: results-rtl.md section 1
+      run long/mapping-scale-rtl table=linx-rib6     # 1 of 5: the small image (results-mapping.md, Scale, RTL)
+      exps+=(--exp rtl-verify --exp mapping-scale-rtl)
+    else
+      echo "SKIP: verilator or iverilog missing: results-rtl.md's equivalence table is not re-run"
+    fi
     exps+=(--exp camp-slide13 --exp camp-slide13-v2 --exp camp-real --exp camp-updates --exp mapping-real --exp mapping-loops --exp mapping-updates --exp names-real-tables --exp names-real --exp gpu-cpu-builds)
     run mapping-rebuilds headroom=10% mapping=height   # 3 of 45: the three traces on one image (results-mapping.md)
     run camp-inflight "mapping=ring, 24 stages, W 4, lookahead 32"   # 3 of 12: the ring's three runs (results-camp.md)

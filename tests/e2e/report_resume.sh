@@ -26,7 +26,7 @@ resume() { # $1: name, then run options
   shift
   "$BIN" report run "$W/slow.json" -o "$dir" --plain "$@" >"$W/$name.1.log" 2>&1 &
   pid=$!
-  for t in $(seq 1 600); do
+  for t in $(seq 1 3000); do # up to 5 minutes: the first records come late on a loaded machine
     k=$(ls "$dir"/records/slow/*.json 2>/dev/null | wc -l)
     [ "$k" -ge 4 ] && break
     sleep 0.1
