@@ -54,9 +54,4 @@ uint32_t lpm_cpu_shadow_parent(const lpm_ref *r, const lpm_prefix *p,
  * entries), so builds that insert in that order never overwrite. */
 void lpm_cpu_order_by_len(const lpm_fib *f, size_t *idx);
 
-/* Big zero-initialised arrays backed by transparent huge pages where the
- * kernel offers them (He et al. use large pages to cut TLB misses). */
-void *lpm_cpu_big_alloc(size_t bytes);
-void lpm_cpu_big_free(void *p, size_t bytes);
-
 #endif

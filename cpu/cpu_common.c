@@ -3,7 +3,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 lpm_cpu_cost *lpm_cpu_state_cost(void *state)
 {
@@ -34,30 +33,4 @@ void lpm_cpu_order_by_len(const lpm_fib *f, size_t *idx)
         count[l] += count[l - 1];
     for (size_t i = 0; i < f->n; i++)
         idx[count[f->routes[i].pfx.len]++] = i;
-}
-
-#define HUGE_2M ((size_t)2 << 20)
-
-void *lpm_cpu_big_alloc(size_t bytes)
-{
-    size_t sz = (bytes + HUGE_2M - 1) & ~(HUGE_2M - 1);
-    /* Huge pages need 2 MiB-aligned addresses: map 2 MiB more and trim. */
-    char *m = mmap(NULL, sz + HUGE_2M, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (m == MAP_FAILED)
-        return NULL;
-    char *p = (char *)(((uintptr_t)m + HUGE_2M - 1) & ~(uintptr_t)(HUGE_2M - 1));
-    if (p > m)
-        munmap(m, (size_t)(p - m));
-    if (p + sz < m + sz + HUGE_2M)
-        munmap(p + sz, (size_t)(m + sz + HUGE_2M - (p + sz)));
-#ifdef MADV_HUGEPAGE
-    madvise(p, sz, MADV_HUGEPAGE);
-#endif
-    return p;
-}
-
-void lpm_cpu_big_free(void *p, size_t bytes)
-{
-    if (p)
-        munmap(p, (bytes + HUGE_2M - 1) & ~(HUGE_2M - 1));
 }

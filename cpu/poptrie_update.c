@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/hugemem.h"
 #include "../core/nhtab.h"
 
 #define NODE_BYTES sizeof(lpm_pt_node)
@@ -31,12 +32,12 @@ static int grow(void **p, uint32_t *cap, size_t need, size_t elem)
         c = 0x7FFFFFFFu;
     if (c < need)
         return LPM_EFAIL;
-    void *t = lpm_cpu_big_alloc(c * elem);
+    void *t = lpm_huge_alloc(c * elem);
     if (!t)
         return LPM_EFAIL;
     if (*p)
         memcpy(t, *p, (size_t)*cap * elem);
-    lpm_cpu_big_free(*p, (size_t)*cap * elem);
+    lpm_huge_free(*p, (size_t)*cap * elem);
     *p = t;
     *cap = (uint32_t)c;
     return LPM_OK;
@@ -116,8 +117,8 @@ int lpm_pt_init(lpm_poptrie *t, int family, unsigned lw, lpm_err *err)
     t->s = family == LPM_AF_INET ? LPM_PT_S4 : LPM_PT_S6;
     t->k = family == LPM_AF_INET ? 6 : 8;
     t->seg = 1u << (t->k - 6);
-    t->dir = lpm_cpu_big_alloc(((size_t)1 << t->s) * sizeof *t->dir);
-    t->top = family == LPM_AF_INET ? NULL : lpm_cpu_big_alloc(TOP_N * sizeof *t->top);
+    t->dir = lpm_huge_alloc(((size_t)1 << t->s) * sizeof *t->dir);
+    t->top = family == LPM_AF_INET ? NULL : lpm_huge_alloc(TOP_N * sizeof *t->top);
     if (family != LPM_AF_INET && !t->top)
         return lpm_err_set(err, LPM_EFAIL, "out of memory");
     /* leaves[0] is a pad, so an empty external block (index 0) is never
@@ -132,12 +133,12 @@ int lpm_pt_init(lpm_poptrie *t, int family, unsigned lw, lpm_err *err)
 
 void lpm_pt_release_lookup(lpm_poptrie *t)
 {
-    lpm_cpu_big_free(t->dir, ((size_t)1 << t->s) * sizeof *t->dir);
+    lpm_huge_free(t->dir, ((size_t)1 << t->s) * sizeof *t->dir);
     if (t->top)
-        lpm_cpu_big_free(t->top, TOP_N * sizeof *t->top);
+        lpm_huge_free(t->top, TOP_N * sizeof *t->top);
     t->top = NULL;
-    lpm_cpu_big_free(t->nodes, (size_t)t->ncap * sizeof *t->nodes);
-    lpm_cpu_big_free(t->leaves, (size_t)t->lcap * t->lw);
+    lpm_huge_free(t->nodes, (size_t)t->ncap * sizeof *t->nodes);
+    lpm_huge_free(t->leaves, (size_t)t->lcap * t->lw);
     t->dir = NULL;
     t->nodes = NULL;
     t->leaves = NULL;

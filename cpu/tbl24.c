@@ -3,11 +3,12 @@
 
 #include <stdlib.h>
 
+#include "../core/hugemem.h"
 #include "cpu.h"
 
 uint32_t *lpm_tbl24_new(uint32_t empty)
 {
-    uint32_t *t = lpm_cpu_big_alloc(LPM_TBL24_BYTES);
+    uint32_t *t = lpm_huge_alloc(LPM_TBL24_BYTES);
     if (t)
         for (size_t i = 0; i < LPM_TBL24_N; i++)
             t[i] = empty;
@@ -16,7 +17,7 @@ uint32_t *lpm_tbl24_new(uint32_t empty)
 
 void lpm_tbl24_free(uint32_t *t)
 {
-    lpm_cpu_big_free(t, LPM_TBL24_BYTES);
+    lpm_huge_free(t, LPM_TBL24_BYTES);
 }
 
 uint32_t lpm_tbl24_pool_take(lpm_tbl24_pool *p, void **slots, size_t elem, size_t first_cap, size_t max)
