@@ -294,10 +294,13 @@ module lpm_ctl (
                     nf[fi] = wf[fi + fa];
                     nfo[fi] = woh[fi + fa];
                 end
-            // the m-th incoming entry lands at fn - tk + m
+            // the m-th incoming entry lands at fn - tk + m; the W positions
+            // from fn - tk on are written whether or not an entry comes (fin
+            // says which are filled), so an entry's load enable is only tk
+            // and the registered fill level
             for (fm = 0; fm < W; fm = fm + 1)
                 for (fa = 0; fa <= W; fa = fa + 1)
-                    if (fi + fa - fm >= 0 && fi + fa - fm <= C && tk == fa[SN-1:0] && fh[fi + fa - fm] && fm[SN-1:0] < inc) begin
+                    if (fi + fa - fm >= 0 && fi + fa - fm <= C && tk == fa[SN-1:0] && fh[fi + fa - fm]) begin
                         nf[fi] = inc_item[fm];
                         nfo[fi] = inc_oh[fm];
                     end
