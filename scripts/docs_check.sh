@@ -56,6 +56,7 @@ else
     run mapping-real "mapping=ring X=8"          # 6 of 48 maps
     run mapping-real "mapping=linear balanced"   # 6 more
     run mapping-loops                            # 3 points: reads and wraps per lookup (results-mapping.md)
+    run mapping-overhead x=8                     # 6 of 18: fib tries + map, like-for-like overhead (results-mapping.md)
     run mapping-updates                          # 1 point: the linx trace compiled (results-mapping.md)
     run names-real-tables                        # 2 points: names build --json (results-names.md)
     run names-real "primes=1048573,4194301,16777213 (default)"   # 2 of 6: the default ATA primes
@@ -80,7 +81,7 @@ else
     else
       echo "SKIP: verilator or iverilog missing: results-rtl.md's equivalence table is not re-run"
     fi
-    exps+=(--exp camp-slide13 --exp camp-slide13-v2 --exp camp-real --exp camp-updates --exp mapping-real --exp mapping-loops --exp mapping-updates --exp names-real-tables --exp names-real --exp gpu-cpu-builds)
+    exps+=(--exp camp-slide13 --exp camp-slide13-v2 --exp camp-real --exp camp-updates --exp mapping-real --exp mapping-loops --exp mapping-overhead --exp mapping-updates --exp names-real-tables --exp names-real --exp gpu-cpu-builds)
     run mapping-rebuilds headroom=10% mapping=height   # 3 of 45: the three traces on one image (results-mapping.md)
     run camp-inflight "mapping=ring, 24 stages, W 4, lookahead 32"   # 3 of 12: the ring's three runs (results-camp.md)
     exps+=(--exp mapping-rebuilds --exp camp-inflight)

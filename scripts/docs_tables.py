@@ -41,8 +41,10 @@ this absolute tolerance instead of as text; for rates that may move).
                                                  parameters, and the table's header and
                                                  row labels are what it renders
     docs_tables.py list DOC...                   the markers: definition and cell count
-    docs_tables.py typed DOC...                  lines with numbers outside generated tables
+    docs_tables.py typed DOC... [--marked]       lines with numbers outside generated tables
                                                  and code: figures still typed by hand
+                                                 (--marked: also those a `not measured`
+                                                 marker lists: quotes, parameters, aims)
 
 render refuses a table with a cell that has no record (the doc would lie);
 check compares only the cells that were re-run (make docs-check runs a
@@ -138,7 +140,10 @@ def fields_of(r, prefix=""):
 def fmt(cell, f):
     """A format string, or after '=' a Python expression over the fields."""
     if cell.startswith("="):
-        return str(eval(cell[1:], {"__builtins__": {"abs": abs, "format": format, "round": round, "len": len, "min": min, "max": max, "str": str, "sum": sum}}, f))
+        # one namespace: a generator in the expression sees the fields too
+        g = {"__builtins__": {"abs": abs, "format": format, "round": round, "len": len, "min": min, "max": max, "str": str, "sum": sum}}
+        g.update(f)
+        return str(eval(cell[1:], g))
     return cell.format(**f)
 
 
@@ -332,15 +337,46 @@ def cmd_check(docs, d, only, defs_dir=None, present=False):
     return 0 if ok else 1
 
 
-FIG = re.compile(r"(?<![\w./-])-?[0-9][0-9,]*(\.[0-9]+)?(?![\w/-])")
+FIG = re.compile(r"(?<![\w./^:-])-?[0-9][0-9,]*(\.[0-9]+)?(?![\w/^:-])")
+# Numbers a reader tells apart without a marker: issue, section, slide,
+# page and version numbers, and the exponent of 2^N.
+NAMED = re.compile(r"\b(issues?|sections?|slides?|p\.|pp\.|version|Yosys|CUDA|glibc|GCC)\s*$", re.I)
+# A number the doc states but no run of this project measures, said so in
+# the line right above its paragraph (or table):
+#     <!-- not measured (quote): 63.52 219.69 590 -->
+# KIND is quote (a paper's or vendor's figure, its source beside it),
+# parameter (an input, bound or setting of the runs) or aim (a target);
+# only the numbers it lists pass, only in that paragraph.
+NOT_MEASURED = re.compile(r"^<!-- not measured \((quote|parameter|aim)\): ([^>]*?) -->\s*$")
 
 
-def cmd_typed(docs):
+def marked_numbers(lines):
+    """{line index: (kind, set of numbers)} for each paragraph under a
+    `not measured` marker; several markers above one paragraph add up."""
+    out, pending = {}, []
+    for i, line in enumerate(lines):
+        m = NOT_MEASURED.match(line)
+        if m:
+            pending.append((m.group(1), {x.group(0).replace(",", "") for x in FIG.finditer(m.group(2))}))
+            continue
+        if not line.strip():
+            if pending and i > 0 and not NOT_MEASURED.match(lines[i - 1]):
+                pending = []
+            continue
+        for kind, nums in pending:
+            k, n = out.get(i, ({}, set()))
+            out[i] = (dict(k, **{x: kind for x in nums}), n | nums)
+    return out
+
+
+def cmd_typed(docs, show_marked=False):
     """Numbers in the prose that no generated table, marker or command of
-    the same doc shows: figures still typed by hand (or parameters, dates
-    and section numbers, which a reader tells apart). A number quoted from
-    a rendered cell passes."""
-    n = 0
+    the same doc shows: figures still typed by hand. A number quoted from a
+    rendered cell passes; so do issue/section/slide/page/version numbers,
+    times of day, IPv6 address groups and 2^N, and the numbers a
+    `not measured` marker lists for its paragraph (counted at the end;
+    --marked lists them)."""
+    n, nm = 0, {}
     for doc in docs:
         lines = open(doc, encoding="utf-8").read().split("\n")
         gen, known = set(), set()
@@ -352,6 +388,7 @@ def cmd_typed(docs):
                 code = not code
             if code or i in gen or line.startswith("    "):
                 known.update(m.group(0).replace(",", "") for m in FIG.finditer(line.replace("|", " ")))
+        marked = marked_numbers(lines)
         code = False
         for i, line in enumerate(lines):
             if line.startswith("```"):
@@ -360,11 +397,25 @@ def cmd_typed(docs):
             if code or i in gen or line.startswith("    ") or line.startswith("<!--"):
                 continue
             text = re.sub(r"`[^`]*`", "", line)
-            typed = [m.group(0) for m in FIG.finditer(text) if m.group(0).replace(",", "") not in known]
+            kinds, excused = marked.get(i, ({}, set()))
+            typed, quoted = [], []
+            for m in FIG.finditer(text):
+                v = m.group(0).replace(",", "")
+                if v in known or NAMED.search(text[:m.start()]):
+                    continue
+                (quoted if v in excused else typed).append(m.group(0))
+            for q in quoted:
+                k = kinds[q.replace(",", "")]
+                nm[k] = nm.get(k, 0) + 1
+            if show_marked and quoted:
+                print("%s:%d: not measured (%s): %s" % (doc, i + 1, "/".join(sorted({kinds[q.replace(",", "")] for q in quoted})),
+                                                       " ".join(quoted)))
             if typed:
                 print("%s:%d: %s  [%s]" % (doc, i + 1, line.strip()[:120], " ".join(typed)))
                 n += 1
     print("docs tables: %d lines with numbers that no generated table or command of their doc shows" % n)
+    if nm:
+        print("docs tables: marked not measured: %s" % ", ".join("%d %s" % (c, k) for k, c in sorted(nm.items())))
     return 0
 
 
@@ -383,7 +434,8 @@ def main(argv):
     docs, d, only, args = [], None, [], argv[1:]
     present = "--present" in args
     partial = "--partial" in args
-    args = [a for a in args if a not in ("--present", "--partial")]
+    show_marked = "--marked" in args
+    args = [a for a in args if a not in ("--present", "--partial", "--marked")]
     while args:
         a = args.pop(0)
         if a in ("--results", "--exp", "--defs") and args:
@@ -397,7 +449,7 @@ def main(argv):
     if argv[0] == "list":
         return cmd_list(docs)
     if argv[0] == "typed":
-        return cmd_typed(docs)
+        return cmd_typed(docs, show_marked)
     if argv[0] == "validate":
         return cmd_check(docs, None, only, d or "reports")
     if not d:
