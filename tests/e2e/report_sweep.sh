@@ -101,4 +101,29 @@ m, s = json.load(open(sys.argv[2])), json.load(open(sys.argv[3]))
 sys.exit(0 if (r["words"], r["balance"], r["lpc"], r["none"]) == (m["words_used"], m["fullest_over_mean"], s["lpc"], None) else 1)
 PY
 done
+
+# ---- a command whose first word is a path runs that program (a repository
+# script such as scripts/synth-memories.sh), not lpmpipe; its JSON is kept
+cat >"$W/count.sh" <<'EOF2'
+#!/bin/sh
+# the image's word count, read back by lpmpipe: what a script run by a report does
+words=$("$1" image dump "$2" --json | sed -n 's/.*"words_used": *\([0-9]*\).*/\1/p')
+echo "{\"script_words\": ${words:-null}, \"arg\": \"$3\"}"
+EOF2
+chmod +x "$W/count.sh"
+cat >"$W/script.json" <<EOF2
+{"name": "small-script",
+ "inputs": {"fib": {"file": "t.fib", "command": ["fib", "gen", "--family", "4", "--count", "3000", "--seed", "1", "-o", "{out}"]}},
+ "pre": [["map", "--fib", "{fib}", "--stages", "8", "-o", "{tmp}/i.lpi", "--json"]],
+ "command": ["{how.argv}"],
+ "params": {"how": [{"label": "script", "argv": ["$W/count.sh", "$BIN", "{tmp}/i.lpi", "x"]}]},
+ "keep": {"words": "pre0:words_used", "script_words": "script_words", "arg": "arg"}}
+EOF2
+"$BIN" report run "$W/script.json" -o "$W/script" --plain >"$W/script.log" 2>&1 || bad "script command run: $(tail -3 "$W/script.log")"
+python3 - "$W/script/results.jsonl" "$W/count.sh" <<'PY' && ok "a command that names a script runs it, its JSON kept beside pre0's" || bad "script command: $(cat "$W/script.log")"
+import json, sys
+r = json.loads(open(sys.argv[1]).readline())
+m = r["metrics"]
+sys.exit(0 if m["words"] and m["script_words"] == m["words"] and m["arg"] == "x" and r["command"][0] == sys.argv[2] else 1)
+PY
 exit $fail
