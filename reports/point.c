@@ -165,6 +165,11 @@ static int run_cmd(const lpm_report_env *env, const lpm_report_exp *e, const lpm
     }
     if (st == 0)
         return 0;
+    size_t ri;
+    json_t *rv;
+    if (e->result_exit && st != LPM_REPORT_TIMEOUT)
+        json_array_foreach(e->result_exit, ri, rv) if (json_integer_value(rv) == st)
+            return 0; /* an exit whose output is still the result ("result_exit") */
     char code[16], tail[400];
     snprintf(code, sizeof code, "%d", st);
     json_t *skip = e->skip_exit ? json_object_get(e->skip_exit, code) : NULL;

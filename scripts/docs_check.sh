@@ -83,8 +83,9 @@ else
     fi
     exps+=(--exp camp-slide13 --exp camp-slide13-v2 --exp camp-real --exp camp-updates --exp mapping-real --exp mapping-loops --exp mapping-overhead --exp mapping-updates --exp names-real-tables --exp names-real --exp gpu-cpu-builds)
     run mapping-rebuilds headroom=10% mapping=height   # 3 of 45: the three traces on one image (results-mapping.md)
+    run mapping-rebuilds-whole "trace=bgp4mp first 140,000"   # 1 of 2: the first rebuild (results-mapping.md)
     run camp-inflight "mapping=ring, 24 stages, W 4, lookahead 32"   # 3 of 12: the ring's three runs (results-camp.md)
-    exps+=(--exp mapping-rebuilds --exp camp-inflight)
+    exps+=(--exp mapping-rebuilds --exp mapping-rebuilds-whole --exp camp-inflight)
     if "$BIN" version | grep -q "DPDK peer *yes"; then
       run cpu-update-cost                        # 4 points: update counts per engine (results-cpu.md)
       exps+=(--exp cpu-update-cost)

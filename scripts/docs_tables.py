@@ -337,10 +337,16 @@ def cmd_check(docs, d, only, defs_dir=None, present=False):
     return 0 if ok else 1
 
 
-FIG = re.compile(r"(?<![\w./^:-])-?[0-9][0-9,]*(\.[0-9]+)?(?![\w/^:-])")
+# A number: not part of a word, a path, a version, a time or an IPv6 group;
+# both ends of a range (4.5-8) count, a compound word (24-stage) does not.
+FIG = re.compile(r"(?<![\w./^:])(?<![A-Za-z]-)-?[0-9][0-9,]*(\.[0-9]+)?(?![\w/^:])(?!-[A-Za-z])")
+# Masked before numbers are looked for: dates, and names with hyphens that
+# start with a letter (tier1-2024.v4, linx-rib6-20141225-p69).
+DATE = re.compile(r"\b[0-9]{4}-[0-9]{2}-[0-9]{2}\b|\b[A-Za-z][\w.]*(-[\w.]+)+")
 # Numbers a reader tells apart without a marker: issue, section, slide,
-# page and version numbers, and the exponent of 2^N.
-NAMED = re.compile(r"\b(issues?|sections?|slides?|p\.|pp\.|version|Yosys|CUDA|glibc|GCC)\s*$", re.I)
+# page and version numbers, the load average a run was made under, and the
+# exponent of 2^N.
+NAMED = re.compile(r"\b(issues?|sections?|slides?|p\.|pp\.|version|Yosys|CUDA|glibc|GCC|load( average)?( of about)?)\s*([0-9.]+-)?$", re.I)
 # A number the doc states but no run of this project measures, said so in
 # the line right above its paragraph (or table):
 #     <!-- not measured (quote): 63.52 219.69 590 -->
@@ -396,7 +402,7 @@ def cmd_typed(docs, show_marked=False):
                 continue
             if code or i in gen or line.startswith("    ") or line.startswith("<!--"):
                 continue
-            text = re.sub(r"`[^`]*`", "", line)
+            text = DATE.sub("", re.sub(r"`[^`]*`", "", line))
             kinds, excused = marked.get(i, ({}, set()))
             typed, quoted = [], []
             for m in FIG.finditer(text):
