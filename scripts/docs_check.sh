@@ -53,6 +53,7 @@ else
     run camp-real queue=16                       # 16 of 64
     run camp-updates rate=0                      # the base of "LPC lost"
     run camp-updates rate=70000                  # 2 of 8, 3M lookups each
+    run camp-updates-stream case=compile         # 1 of 2: the linx stream compiled (results-camp.md)
     run mapping-real "mapping=ring X=8"          # 6 of 48 maps
     run mapping-real "mapping=linear balanced"   # 6 more
     run mapping-loops                            # 3 points: reads and wraps per lookup (results-mapping.md)
@@ -81,7 +82,7 @@ else
     else
       echo "SKIP: verilator or iverilog missing: results-rtl.md's equivalence table is not re-run"
     fi
-    exps+=(--exp camp-slide13 --exp camp-slide13-v2 --exp camp-real --exp camp-updates --exp mapping-real --exp mapping-loops --exp mapping-overhead --exp mapping-updates --exp names-real-tables --exp names-real --exp gpu-cpu-builds)
+    exps+=(--exp camp-slide13 --exp camp-slide13-v2 --exp camp-real --exp camp-updates --exp camp-updates-stream --exp mapping-real --exp mapping-loops --exp mapping-overhead --exp mapping-updates --exp names-real-tables --exp names-real --exp gpu-cpu-builds)
     run mapping-rebuilds headroom=10% mapping=height   # 3 of 45: the three traces on one image (results-mapping.md)
     run mapping-rebuilds-whole "trace=bgp4mp first 140,000"   # 1 of 2: the first rebuild (results-mapping.md)
     run camp-inflight "mapping=ring, 24 stages, W 4, lookahead 32"   # 3 of 12: the ring's three runs (results-camp.md)
