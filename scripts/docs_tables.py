@@ -338,11 +338,17 @@ def cmd_check(docs, d, only, defs_dir=None, present=False):
 
 
 # A number: not part of a word, a path, a version, a time or an IPv6 group;
-# both ends of a range (4.5-8) count, a compound word (24-stage) does not.
-FIG = re.compile(r"(?<![\w./^:])(?<![A-Za-z]-)-?[0-9][0-9,]*(\.[0-9]+)?(?![\w/^:])(?!-[A-Za-z])")
-# Masked before numbers are looked for: dates, and names with hyphens that
-# start with a letter (tier1-2024.v4, linx-rib6-20141225-p69).
-DATE = re.compile(r"\b[0-9]{4}-[0-9]{2}-[0-9]{2}\b|\b[A-Za-z][\w.]*(-[\w.]+)+")
+# both ends of a range (4.5-8) count, a compound word (24-stage) does not;
+# a K, M or G right after it is its unit (num() drops it and the commas).
+FIG = re.compile(r"(?<![\w./^:])(?<![A-Za-z]-)-?[0-9][0-9,]*(\.[0-9]+)?(K|M|G)?(?![\w/^:])(?!\.[0-9])(?!-[A-Za-z])")
+# Masked before numbers are looked for: dates, names with hyphens that
+# start with a letter (tier1-2024.v4, linx-rib6-20141225-p69), and the
+# number of an ordered list's item.
+def num(m):
+    return m.group(0).replace(",", "").rstrip("KMG")
+
+
+DATE = re.compile(r"\b[0-9]{4}-[0-9]{2}-[0-9]{2}\b|\b[A-Za-z][\w.]*(-[\w.]+)+|^\s*[0-9]+\.\s")
 # Numbers a reader tells apart without a marker: issue, section, slide,
 # page and version numbers, the load average a run was made under, and the
 # exponent of 2^N.
@@ -363,7 +369,7 @@ def marked_numbers(lines):
     for i, line in enumerate(lines):
         m = NOT_MEASURED.match(line)
         if m:
-            pending.append((m.group(1), {x.group(0).replace(",", "") for x in FIG.finditer(m.group(2))}))
+            pending.append((m.group(1), {num(x) for x in FIG.finditer(m.group(2))}))
             continue
         if not line.strip():
             if pending and i > 0 and not NOT_MEASURED.match(lines[i - 1]):
@@ -393,7 +399,7 @@ def cmd_typed(docs, show_marked=False):
             if line.startswith("```"):
                 code = not code
             if code or i in gen or line.startswith("    "):
-                known.update(m.group(0).replace(",", "") for m in FIG.finditer(line.replace("|", " ")))
+                known.update(num(m) for m in FIG.finditer(line.replace("|", " ")))
         marked = marked_numbers(lines)
         code = False
         for i, line in enumerate(lines):
@@ -406,15 +412,15 @@ def cmd_typed(docs, show_marked=False):
             kinds, excused = marked.get(i, ({}, set()))
             typed, quoted = [], []
             for m in FIG.finditer(text):
-                v = m.group(0).replace(",", "")
+                v = num(m)
                 if v in known or NAMED.search(text[:m.start()]):
                     continue
                 (quoted if v in excused else typed).append(m.group(0))
             for q in quoted:
-                k = kinds[q.replace(",", "")]
+                k = kinds[q.replace(",", "").rstrip("KMG")]
                 nm[k] = nm.get(k, 0) + 1
             if show_marked and quoted:
-                print("%s:%d: not measured (%s): %s" % (doc, i + 1, "/".join(sorted({kinds[q.replace(",", "")] for q in quoted})),
+                print("%s:%d: not measured (%s): %s" % (doc, i + 1, "/".join(sorted({kinds[q.replace(",", "").rstrip("KMG")] for q in quoted})),
                                                        " ".join(quoted)))
             if typed:
                 print("%s:%d: %s  [%s]" % (doc, i + 1, line.strip()[:120], " ".join(typed)))
