@@ -82,6 +82,12 @@ else
     else
       echo "SKIP: verilator or iverilog missing: results-rtl.md's equivalence table is not re-run"
     fi
+    if command -v yosys >/dev/null; then
+      run long/mapping-yosys "case=linx-rib6 first 2,000 routes, memories alone, xc7"   # 1 of 6: Yosys on the memories (results-mapping.md)
+      exps+=(--exp mapping-yosys)
+    else
+      echo "SKIP: yosys missing: results-mapping.md's Yosys estimate is not re-run"
+    fi
     exps+=(--exp camp-slide13 --exp camp-slide13-v2 --exp camp-real --exp camp-updates --exp camp-updates-stream --exp mapping-real --exp mapping-loops --exp mapping-overhead --exp mapping-updates --exp names-real-tables --exp names-real --exp gpu-cpu-builds)
     run mapping-rebuilds headroom=10% mapping=height   # 3 of 45: the three traces on one image (results-mapping.md)
     run mapping-rebuilds-whole "trace=bgp4mp first 140,000"   # 1 of 2: the first rebuild (results-mapping.md)

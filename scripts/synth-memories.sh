@@ -52,7 +52,8 @@ list() {
     attr=""
     # xcup-uram: the DIT marked too, else Yosys 0.23 maps it to LUTRAM and fails
     [ "$mode" = xcup-uram ] && attr='(* ram_style = "block" *) '
-    [ "$mode" = xcup-uram ] && [ "$b" != dit ] && attr='(* ram_style = "ultra" *) '
+    # the DIT held as parts (memories.txt) is dit_part_K: block RAM as well
+    case "$b" in dit | dit_part_*) ;; *) [ "$mode" = xcup-uram ] && attr='(* ram_style = "ultra" *) ' ;; esac
 
     printf 'module mem_%s (input wire clk, input wire we, input wire [%u:0] ad, input wire [%u:0] wd, output reg [%u:0] rd);\n' \
       "$b" $((a - 1)) $((w - 1)) $((w - 1))
