@@ -345,7 +345,13 @@ FIG = re.compile(r"(?<![\w./^:])(?<![A-Za-z]-)-?[0-9][0-9,]*(\.[0-9]+)?(K|M|G)?(
 # start with a letter (tier1-2024.v4, linx-rib6-20141225-p69), and the
 # number of an ordered list's item.
 def num(m):
-    return m.group(0).replace(",", "").rstrip("KMG")
+    """A number's value as text: commas dropped, a K, M or G unit applied
+    (70K and 70,000 are the same number)."""
+    t = m.group(0).replace(",", "")
+    if t[-1] not in "KMG":
+        return t
+    v = float(t[:-1]) * {"K": 1e3, "M": 1e6, "G": 1e9}[t[-1]]
+    return str(int(round(v))) if abs(v - round(v)) < 1e-6 * max(1.0, abs(v)) else repr(v)
 
 
 DATE = re.compile(r"\b[0-9]{4}-[0-9]{2}-[0-9]{2}\b|\b[A-Za-z][\w.]*(-[\w.]+)+|^\s*[0-9]+\.\s")
@@ -415,12 +421,15 @@ def cmd_typed(docs, show_marked=False):
                 v = num(m)
                 if v in known or NAMED.search(text[:m.start()]):
                     continue
-                (quoted if v in excused else typed).append(m.group(0))
+                if v in excused:
+                    quoted.append(v)
+                else:
+                    typed.append(m.group(0))
             for q in quoted:
-                k = kinds[q.replace(",", "").rstrip("KMG")]
+                k = kinds[q]
                 nm[k] = nm.get(k, 0) + 1
             if show_marked and quoted:
-                print("%s:%d: not measured (%s): %s" % (doc, i + 1, "/".join(sorted({kinds[q.replace(",", "").rstrip("KMG")] for q in quoted})),
+                print("%s:%d: not measured (%s): %s" % (doc, i + 1, "/".join(sorted({kinds[q] for q in quoted})),
                                                        " ".join(quoted)))
             if typed:
                 print("%s:%d: %s  [%s]" % (doc, i + 1, line.strip()[:120], " ".join(typed)))
