@@ -113,6 +113,16 @@ else
     echo "SKIP: ../shared/data is absent: the tables drawn from the real tables are not re-run"
   fi
 fi
+if [ "$MODE" != quick ]; then
+  if command -v yosys >/dev/null && command -v nextpnr-ice40 >/dev/null; then
+    # 1 of 2 points, about a minute (Yosys for xc7, then iCE40 place and route): results-rtl.md section 2;
+    # the linear point and long/rtl-bram-doc (about two minutes each) run only in the long set
+    run long/rtl-synth-doc "design=11 routes, ring 4, D 2, W 1, queue 4"
+    exps+=(--exp rtl-synth-doc)
+  else
+    echo "SKIP: yosys or nextpnr-ice40 missing: results-rtl.md's synthesis tables are not re-run"
+  fi
+fi
 python3 scripts/docs_tables.py check "${DOCS[@]}" --results "$R" "${exps[@]}" || rc=1
 echo "docs check: $((SECONDS - t0)) s, load average $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores"
 exit $rc
