@@ -422,15 +422,15 @@ def cmd_typed(docs, show_marked=False):
                 if v in known or NAMED.search(text[:m.start()]):
                     continue
                 if v in excused:
-                    quoted.append(v)
+                    quoted.append((m.group(0), v))
                 else:
                     typed.append(m.group(0))
-            for q in quoted:
+            for _, q in quoted:
                 k = kinds[q]
                 nm[k] = nm.get(k, 0) + 1
             if show_marked and quoted:
-                print("%s:%d: not measured (%s): %s" % (doc, i + 1, "/".join(sorted({kinds[q] for q in quoted})),
-                                                       " ".join(quoted)))
+                print("%s:%d: not measured (%s): %s" % (doc, i + 1, "/".join(sorted({kinds[q] for _, q in quoted})),
+                                                       " ".join(t for t, _ in quoted)))
             if typed:
                 print("%s:%d: %s  [%s]" % (doc, i + 1, line.strip()[:120], " ".join(typed)))
                 n += 1
