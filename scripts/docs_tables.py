@@ -339,15 +339,16 @@ def cmd_check(docs, d, only, defs_dir=None, present=False):
 
 # A number: not part of a word, a path, a version, a time or an IPv6 group;
 # both ends of a range (4.5-8) count, a compound word (24-stage) does not;
-# a K, M or G right after it is its unit (num() drops it and the commas).
-FIG = re.compile(r"(?<![\w./^:])(?<![A-Za-z]-)-?[0-9][0-9,]*(\.[0-9]+)?(K|M|G)?(?![\w/^:])(?!\.[0-9])(?!-[A-Za-z])")
+# a K, M or G right after it is its unit, an x a ratio's (num() applies
+# the unit and drops the commas).
+FIG = re.compile(r"(?<![\w./^:])(?<![A-Za-z]-)-?[0-9][0-9,]*(\.[0-9]+)?(K|M|G|x)?(?![\w/^:])(?!\.[0-9])(?!-[A-Za-z])")
 # Masked before numbers are looked for: dates, names with hyphens that
 # start with a letter (tier1-2024.v4, linx-rib6-20141225-p69), and the
 # number of an ordered list's item.
 def num(m):
     """A number's value as text: commas dropped, a K, M or G unit applied
     (70K and 70,000 are the same number)."""
-    t = m.group(0).replace(",", "")
+    t = m.group(0).replace(",", "").rstrip("x")
     if t[-1] not in "KMG":
         return t
     v = float(t[:-1]) * {"K": 1e3, "M": 1e6, "G": 1e9}[t[-1]]
