@@ -41,10 +41,12 @@ this absolute tolerance instead of as text; for rates that may move).
                                                  parameters, and the table's header and
                                                  row labels are what it renders
     docs_tables.py list DOC...                   the markers: definition and cell count
-    docs_tables.py typed DOC... [--marked]       lines with numbers outside generated tables
+    docs_tables.py typed DOC... [--marked] [--check]
+                                                 lines with numbers outside generated tables
                                                  and code: figures still typed by hand
                                                  (--marked: also those a `not measured`
-                                                 marker lists: quotes, parameters, aims)
+                                                 marker lists: quotes, parameters, aims;
+                                                 --check: exit 1 when a line is listed)
 
 render refuses a table with a cell that has no record (the doc would lie);
 check compares only the cells that were re-run (make docs-check runs a
@@ -388,7 +390,7 @@ def marked_numbers(lines):
     return out
 
 
-def cmd_typed(docs, show_marked=False):
+def cmd_typed(docs, show_marked=False, strict=False):
     """Numbers in the prose that no generated table, marker or command of
     the same doc shows: figures still typed by hand. A number quoted from a
     rendered cell passes; so do issue/section/slide/page/version numbers,
@@ -438,7 +440,7 @@ def cmd_typed(docs, show_marked=False):
     print("docs tables: %d lines with numbers that no generated table or command of their doc shows" % n)
     if nm:
         print("docs tables: marked not measured: %s" % ", ".join("%d %s" % (c, k) for k, c in sorted(nm.items())))
-    return 0
+    return 1 if strict and n else 0
 
 
 def cmd_list(docs):
@@ -457,7 +459,7 @@ def main(argv):
     present = "--present" in args
     partial = "--partial" in args
     show_marked = "--marked" in args
-    args = [a for a in args if a not in ("--present", "--partial", "--marked")]
+    args = [a for a in args if a not in ("--present", "--partial", "--marked", "--check")]
     while args:
         a = args.pop(0)
         if a in ("--results", "--exp", "--defs") and args:
@@ -471,7 +473,7 @@ def main(argv):
     if argv[0] == "list":
         return cmd_list(docs)
     if argv[0] == "typed":
-        return cmd_typed(docs, show_marked)
+        return cmd_typed(docs, show_marked, "--check" in argv)
     if argv[0] == "validate":
         return cmd_check(docs, None, only, d or "reports")
     if not d:

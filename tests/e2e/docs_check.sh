@@ -84,4 +84,9 @@ if grep -q ' \[12.5\]$' "$W/typed.txt" && grep -q ' \[3.75\]$' "$W/typed.txt" &&
 else
   echo "FAIL: typed: $(cat "$W/typed.txt")"; fail=1
 fi
+if python3 scripts/docs_tables.py typed --check "$W/j/join.md" >/dev/null; then
+  echo "FAIL: typed --check passed a doc with typed numbers"; fail=1
+else
+  echo "ok: typed --check fails on a doc with typed numbers"
+fi
 exit $fail
