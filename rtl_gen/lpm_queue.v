@@ -74,6 +74,17 @@ module lpm_queue (
         end
     end
 
+    // a thermometer count less r (r < 0: more)
+    function [TH-1:0] tshift;
+        input [TH-1:0] x;
+        input integer r;
+        integer z;
+        begin
+            for (z = 0; z < TH; z = z + 1)
+                tshift[z] = (z + r < 0) ? 1'b1 : (z + r < TH) ? x[(z + r < 0 || z + r >= TH) ? 0 : z + r] : 1'b0;
+        end
+    endfunction
+
     // eq[j]: exactly j entries
     wire [K-1:0] eq = {th[K-2:0], 1'b1} & ~th[K-1:0];
 
@@ -112,20 +123,16 @@ module lpm_queue (
         for (hm = 1; hm <= W; hm = hm + 1)
             if (pni == hm)
                 wp_d = rot(wp, hm);
-        // the occupancy shifted by push_n - pop_n
+        // the occupancy shifted by push_n - pop_n, the credits by res_n - pop_n
         th_d = th;
-        for (hk = 0; hk <= P; hk = hk + 1)
-            for (hm = 0; hm <= W; hm = hm + 1)
-                if (ppi == hk && pni == hm)
-                    for (tj = 0; tj < TH; tj = tj + 1)
-                        th_d[tj] = (tj + hk - hm < 0) ? 1'b1 : (tj + hk - hm < TH) ? th[tj + hk - hm] : 1'b0;
-        // the credits shifted by res_n - pop_n
         tc_d = tc;
         for (hk = 0; hk <= P; hk = hk + 1)
-            for (hm = 0; hm <= W; hm = hm + 1)
+            for (hm = 0; hm <= W; hm = hm + 1) begin
+                if (ppi == hk && pni == hm)
+                    th_d = tshift(th, hk - hm);
                 if (ppi == hk && rni == hm)
-                    for (tj = 0; tj < TH; tj = tj + 1)
-                        tc_d[tj] = (tj + hk - hm < 0) ? 1'b1 : (tj + hk - hm < TH) ? tc[tj + hk - hm] : 1'b0;
+                    tc_d = tshift(tc, hk - hm);
+            end
         // the binary count of credits (the log's q), for the cycle log only (lpm_top leaves it unconnected)
         cnt_next = {QCB{1'b0}};
         for (tj = 0; tj < TH; tj = tj + 1)
