@@ -18,7 +18,6 @@
 set -u
 BIN=${1:-build/lpmpipe}
 case "$BIN" in /*) ;; *) BIN="$PWD/$BIN" ;; esac
-export BIN   # the scripts a definition runs as its command (scripts/bench.d/25-sim.sh) use it too
 OUT=${DOCS_CHECK_DIR:-build/docs-check}
 JOBS=${DOCS_CHECK_JOBS:-2}
 MODE=${DOCS_CHECK:-full}
@@ -59,6 +58,7 @@ else
     run camp-updates rate=70000                  # 2 of 8, 3M lookups each
     run camp-updates-stream                      # 2 points: the linx stream compiled, and all of it at cycle 0 (results-camp.md)
     run camp-sim-speed table=tier1-2024.v4        # 1 of 2: make bench's simulator speed (timings: shape only; results-camp.md)
+    run camp-sim-memory                          # 4 points: peak memory against the trace (shape only; results-camp.md)
     run mapping-real "mapping=ring X=8"          # 6 of 48 maps
     run mapping-real "mapping=linear balanced"   # 6 more
     run mapping-loops                            # 3 points: reads and wraps per lookup (results-mapping.md)
@@ -93,7 +93,7 @@ else
     else
       echo "SKIP: yosys missing: results-mapping.md's Yosys estimate is not re-run"
     fi
-    exps+=(--exp camp-slide13 --exp camp-slide13-v2 --exp camp-real --exp camp-updates --exp camp-updates-stream --exp camp-sim-speed --exp mapping-real --exp mapping-loops --exp mapping-overhead --exp mapping-updates --exp names-real-tables --exp names-real --exp gpu-cpu-builds)
+    exps+=(--exp camp-slide13 --exp camp-slide13-v2 --exp camp-real --exp camp-updates --exp camp-updates-stream --exp camp-sim-speed --exp camp-sim-memory --exp mapping-real --exp mapping-loops --exp mapping-overhead --exp mapping-updates --exp names-real-tables --exp names-real --exp gpu-cpu-builds)
     run mapping-rebuilds headroom=10% mapping=height   # 3 of 45: the three traces on one image (results-mapping.md)
     run mapping-rebuilds-whole "trace=bgp4mp first 140,000"   # 1 of 2: the first rebuild (results-mapping.md)
     run camp-inflight "mapping=ring, 24 stages, W 4, lookahead 32"   # 3 of 12: the ring's three runs (results-camp.md)
