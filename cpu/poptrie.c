@@ -113,7 +113,7 @@ static ALWAYS_INLINE void batch_v6_body(const lpm_poptrie *t, const lpm_addr *a,
 #define G4 32
 
 static ALWAYS_INLINE void v4_pass_a(const lpm_poptrie *t, const lpm_addr *a, const lpm_addr *ahead, unsigned mahead,
-                                    uint32_t *I, uint32_t *E)
+                                    uint32_t *I, uint32_t *E, unsigned lw)
 {
     const uint64_t *mid = t->mid;
     for (unsigned i = 0; i < G4; i++) {
@@ -123,20 +123,20 @@ static ALWAYS_INLINE void v4_pass_a(const lpm_poptrie *t, const lpm_addr *a, con
         uint32_t bm = (uint32_t)(e >> 32), v = (uint32_t)(hi >> (64 - LPM_PT_S4)) & 31;
         uint32_t runs = -(uint32_t)(bm != 0);
         uint32_t k = ((uint32_t)e + (uint32_t)__builtin_popcountll(bm & ((2ULL << v) - 1)) - 1) & runs;
-        __builtin_prefetch(&t->mleaf[k]);
+        __builtin_prefetch((const char *)t->mleaf + (size_t)k * lw);
         I[i] = k;
         E[i] = (uint32_t)e & ~runs;
     }
 }
 
 static ALWAYS_INLINE void v4_pass_b(const lpm_poptrie *t, const lpm_addr *a, const uint32_t *I, const uint32_t *E,
-                                    uint32_t *nh)
+                                    uint32_t *nh, unsigned lw)
 {
-    const uint32_t *mleaf = t->mleaf;
+    const void *mleaf = t->mleaf;
     uint8_t deep[G4];
     unsigned nd = 0;
     for (unsigned i = 0; i < G4; i++) {
-        uint32_t d = mleaf[I[i]] | E[i]; /* one of the two is 0 */
+        uint32_t d = lpm_pt_run(mleaf, I[i], lw) | E[i]; /* one of the two is 0 */
         nh[i] = d - 1;
         deep[nd] = (uint8_t)i;
         nd += d >> 31;
@@ -145,17 +145,17 @@ static ALWAYS_INLINE void v4_pass_b(const lpm_poptrie *t, const lpm_addr *a, con
         nh[deep[k]] = lpm_pt_walk(t, a[deep[k]].hi, 0);
 }
 
-static ALWAYS_INLINE void batch_v4_body(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n)
+static ALWAYS_INLINE void batch_v4_body(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n, unsigned lw)
 {
     uint32_t I[2][G4], E[2][G4];
     size_t ng = n / G4;
     if (ng)
-        v4_pass_a(t, a, a, 0, I[0], E[0]);
+        v4_pass_a(t, a, a, 0, I[0], E[0], lw);
     for (size_t g = 0; g < ng; g++) {
         if (g + 1 < ng)
             v4_pass_a(t, a + (g + 1) * G4, g + 2 < ng ? a + (g + 2) * G4 : a, g + 2 < ng ? G4 : 0, I[(g + 1) & 1],
-                      E[(g + 1) & 1]);
-        v4_pass_b(t, a + g * G4, I[g & 1], E[g & 1], nh + g * G4);
+                      E[(g + 1) & 1], lw);
+        v4_pass_b(t, a + g * G4, I[g & 1], E[g & 1], nh + g * G4, lw);
     }
     for (size_t i = ng * G4; i < n; i++)
         nh[i] = lpm_pt_walk(t, a[i].hi, 0);
@@ -165,9 +165,13 @@ static ALWAYS_INLINE void batch_v4_body(const lpm_poptrie *t, const lpm_addr *a,
  * has them) with the popcount instruction and BMI2 shifts; a plain x86-64
  * build would call a bit-twiddling popcount. */
 #define BATCHES(ATTR, SUF)                                                                          \
-    ATTR static void batch_v4##SUF(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n)   \
+    ATTR static void batch_v4_2##SUF(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n) \
     {                                                                                               \
-        batch_v4_body(t, a, nh, n);                                                                 \
+        batch_v4_body(t, a, nh, n, 2);                                                              \
+    }                                                                                               \
+    ATTR static void batch_v4_4##SUF(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n) \
+    {                                                                                               \
+        batch_v4_body(t, a, nh, n, 4);                                                              \
     }                                                                                               \
     ATTR static void batch_v6_2##SUF(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n) \
     {                                                                                               \
@@ -188,9 +192,9 @@ static lpm_pt_batch_fn portable(const lpm_poptrie *t)
     int v4 = t->family == LPM_AF_INET, w2 = t->lw == 2;
 #if defined(__x86_64__) && defined(__GNUC__)
     if (__builtin_cpu_supports("popcnt") && __builtin_cpu_supports("bmi2"))
-        return v4 ? batch_v4_popcnt : (w2 ? batch_v6_2_popcnt : batch_v6_4_popcnt);
+        return v4 ? (w2 ? batch_v4_2_popcnt : batch_v4_4_popcnt) : (w2 ? batch_v6_2_popcnt : batch_v6_4_popcnt);
 #endif
-    return v4 ? batch_v4_plain : (w2 ? batch_v6_2_plain : batch_v6_4_plain);
+    return v4 ? (w2 ? batch_v4_2_plain : batch_v4_4_plain) : (w2 ? batch_v6_2_plain : batch_v6_4_plain);
 }
 
 void lpm_pt_batch_portable(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n)
@@ -217,6 +221,25 @@ static void op_destroy(void *s)
     free(t);
 }
 
+/* Rebuilds the lookup structure from the control-plane trie with 32-bit
+ * leaves (a next hop or IPv4 node index 16 bits cannot hold). */
+static int widen(lpm_poptrie *t, lpm_err *err)
+{
+    lpm_pt_release_lookup(t);
+    int rc = lpm_pt_init(t, t->family, 4, err);
+    if (!rc)
+        rc = lpm_pt_apply(t, NULL, err);
+    pick(t);
+    return rc;
+}
+
+/* lpm_pt_apply, widening when it asks for it. */
+static int apply(lpm_poptrie *t, const lpm_pt_change *ch, lpm_err *err)
+{
+    int rc = lpm_pt_apply(t, ch, err);
+    return rc == LPM_PT_WIDEN ? widen(t, err) : rc;
+}
+
 static int op_build(void **state, const lpm_fib *fib, lpm_err *err)
 {
     lpm_poptrie *t = calloc(1, sizeof *t);
@@ -236,7 +259,7 @@ static int op_build(void **state, const lpm_fib *fib, lpm_err *err)
             rc = lpm_err_set(err, LPM_EFAIL, "out of memory");
     }
     if (!rc)
-        rc = lpm_pt_apply(t, NULL, err);
+        rc = apply(t, NULL, err);
     if (rc) {
         op_destroy(t);
         return rc;
@@ -278,16 +301,10 @@ static int op_add(void *s, const lpm_prefix *p, uint32_t nh, lpm_err *err)
         return lpm_err_set(err, LPM_EFAIL, "out of memory");
     if (old == nh)
         return LPM_OK;
-    if (t->lw == 2 && nh > LPM_PT_NH16_MAX) {
-        /* A next hop 16-bit leaves cannot hold: rebuild with 32-bit ones. */
-        lpm_pt_release_lookup(t);
-        if ((rc = lpm_pt_init(t, t->family, 4, err)) == LPM_OK)
-            rc = lpm_pt_apply(t, NULL, err);
-        pick(t);
-        return rc;
-    }
+    if (t->lw == 2 && nh > LPM_PT_NH16_MAX)
+        return widen(t, err); /* a next hop 16-bit leaves cannot hold */
     lpm_pt_change ch = { p->addr, p->len };
-    return lpm_pt_apply(t, &ch, err);
+    return apply(t, &ch, err);
 }
 
 static int op_del(void *s, const lpm_prefix *p, lpm_err *err)
@@ -299,7 +316,7 @@ static int op_del(void *s, const lpm_prefix *p, lpm_err *err)
     if (lpm_ptrib_del(&t->rib, p) == LPM_NH_NONE)
         return LPM_OK;
     lpm_pt_change ch = { p->addr, p->len };
-    return lpm_pt_apply(t, &ch, err);
+    return apply(t, &ch, err);
 }
 
 /* The direct array (IPv4: its /19 words and runs), the nodes and leaves
@@ -307,7 +324,7 @@ static int op_del(void *s, const lpm_prefix *p, lpm_err *err)
 static size_t op_memory(const void *s)
 {
     const lpm_poptrie *t = s;
-    size_t dir = t->mid ? ((size_t)1 << LPM_PT_MID_BITS) * sizeof *t->mid + (t->mused - t->mfree_elems) * sizeof *t->mleaf
+    size_t dir = t->mid ? ((size_t)1 << LPM_PT_MID_BITS) * sizeof *t->mid + (t->mused - t->mfree_elems) * t->lw
                         : ((size_t)1 << t->s) * sizeof *t->dir + ((size_t)1 << 16) * sizeof *t->top;
     return dir + (t->nused - t->nfree_elems) * sizeof(lpm_pt_node) + (t->lused - t->lfree_elems) * t->lw;
 }

@@ -91,7 +91,7 @@ struct lpm_poptrie {
      * mleaf, or (bitmap 0) the block's one entry. mleaf[0] is a pad that
      * stays 0, so a lane that needs no run can read it. */
     uint64_t *mid;
-    uint32_t *mleaf;
+    void *mleaf;                         /* runs of lw bytes (16-bit: see lpm_pt_run) */
     uint32_t mused, mcap, mfree[33];     /* mleaf pool: top, size, free blocks by size */
     size_t mfree_elems;
     lpm_pt_node *nodes;
@@ -119,6 +119,21 @@ void lpm_pt_batch_portable(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh
 int lpm_pt_avx512_usable(void);
 void lpm_pt_batch_v6_avx512(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n);
 
+/* IPv4 runs are direct entries of the leaves' width: 32-bit as they are;
+ * 16-bit (every next hop <= LPM_PT_NH16_MAX) with bit 15 for bit 31, so
+ * node indices up to 0x7FFF (lpm_pt_apply returns LPM_PT_WIDEN for a
+ * larger one: the caller rebuilds with 32-bit leaves). */
+#define LPM_PT_WIDEN 100
+#define LPM_PT_RUN16_NODE_MAX 0x7FFFu
+
+static inline __attribute__((always_inline)) uint32_t lpm_pt_run(const void *mleaf, uint32_t k, unsigned lw)
+{
+    if (lw == 4)
+        return ((const uint32_t *)mleaf)[k];
+    uint32_t v = ((const uint16_t *)mleaf)[k];
+    return (v & 0x7FFF) | (v & 0x8000) << 16;
+}
+
 /* IPv4: the direct entry of key word hi, from its /19 block (mid). */
 static inline __attribute__((always_inline)) uint32_t lpm_pt_v4_entry(const lpm_poptrie *t, uint64_t hi)
 {
@@ -126,7 +141,7 @@ static inline __attribute__((always_inline)) uint32_t lpm_pt_v4_entry(const lpm_
     uint32_t bm = (uint32_t)(e >> 32), v = (uint32_t)(hi >> (64 - LPM_PT_S4)) & 31;
     if (!bm)
         return (uint32_t)e;
-    return t->mleaf[(uint32_t)e + (uint32_t)__builtin_popcountll(bm & ((2ULL << v) - 1)) - 1];
+    return lpm_pt_run(t->mleaf, (uint32_t)e + (uint32_t)__builtin_popcountll(bm & ((2ULL << v) - 1)) - 1, t->lw);
 }
 
 /* IPv6: where the direct entry of key word hi is read: the top array's
@@ -146,7 +161,9 @@ void lpm_pt_release(lpm_poptrie *t);
 void lpm_pt_release_lookup(lpm_poptrie *t);
 
 /* Recomputes the direct entries (and the nodes below them) that a change
- * can reach, from the control-plane trie; ch NULL rebuilds everything. */
+ * can reach, from the control-plane trie; ch NULL rebuilds everything.
+ * LPM_PT_WIDEN (no message): 16-bit IPv4 runs cannot hold a node index;
+ * the trie is half-updated and must be rebuilt with 32-bit leaves. */
 int lpm_pt_apply(lpm_poptrie *t, const lpm_pt_change *ch, lpm_err *err);
 
 #endif

@@ -107,17 +107,22 @@ static void leaves_release(lpm_poptrie *t, uint32_t i, unsigned k)
     t->lfree_elems += k;
 }
 
-/* IPv4 runs (mleaf): blocks of 2..32 direct entries, free blocks chained
- * through their first entry; index 0 is the pad. */
+/* IPv4 runs (mleaf, lw bytes each): blocks of 2..32 direct entries, free
+ * blocks chained through their first 4 bytes; index 0 is the pad. */
+static void *run_at(const lpm_poptrie *t, uint32_t i)
+{
+    return (char *)t->mleaf + (size_t)i * t->lw;
+}
+
 static uint32_t runs_alloc(lpm_poptrie *t, unsigned k)
 {
     uint32_t i = t->mfree[k];
     if (i) {
-        t->mfree[k] = t->mleaf[i];
+        memcpy(&t->mfree[k], run_at(t, i), sizeof i);
         t->mfree_elems -= k;
         return i;
     }
-    if (grow((void **)&t->mleaf, &t->mcap, (size_t)t->mused + k, sizeof *t->mleaf))
+    if (grow(&t->mleaf, &t->mcap, (size_t)t->mused + (k < 2 ? 2 : k), t->lw))
         return UINT32_MAX;
     i = t->mused;
     t->mused += k;
@@ -126,7 +131,7 @@ static uint32_t runs_alloc(lpm_poptrie *t, unsigned k)
 
 static void runs_release(lpm_poptrie *t, uint32_t i, unsigned k)
 {
-    t->mleaf[i] = t->mfree[k];
+    memcpy(run_at(t, i), &t->mfree[k], sizeof i);
     t->mfree[k] = i;
     t->mfree_elems += k;
 }
@@ -146,7 +151,6 @@ int lpm_pt_init(lpm_poptrie *t, int family, unsigned lw, lpm_err *err)
         t->mid = lpm_huge_alloc(MID_N * sizeof *t->mid);
         if (!t->mid || runs_alloc(t, 1) != 0)
             return lpm_err_set(err, LPM_EFAIL, "out of memory");
-        t->mleaf[0] = 0;
     } else {
         t->dir = lpm_huge_alloc(((size_t)1 << t->s) * sizeof *t->dir);
         t->top = lpm_huge_alloc(TOP_N * sizeof *t->top);
@@ -169,7 +173,7 @@ void lpm_pt_release_lookup(lpm_poptrie *t)
         lpm_huge_free(t->dir, ((size_t)1 << t->s) * sizeof *t->dir);
     if (t->mid)
         lpm_huge_free(t->mid, MID_N * sizeof *t->mid);
-    lpm_huge_free(t->mleaf, (size_t)t->mcap * sizeof *t->mleaf);
+    lpm_huge_free(t->mleaf, (size_t)t->mcap * t->lw);
     t->mid = NULL;
     t->mleaf = NULL;
     t->mused = t->mcap = 0;
@@ -430,7 +434,7 @@ static void block_expand(const lpm_poptrie *t, uint32_t b, uint32_t *e)
     uint32_t bm = (uint32_t)(w >> 32), k = (uint32_t)w;
     for (unsigned j = 0; j < 32; j++) {
         k += bm >> j & (j > 0);
-        e[j] = bm ? t->mleaf[k] : (uint32_t)w;
+        e[j] = bm ? lpm_pt_run(t->mleaf, k, t->lw) : (uint32_t)w;
     }
 }
 
@@ -451,11 +455,17 @@ static int block_store(lpm_poptrie *t, dir_view *v)
     if (nr == 1) {
         t->mid[v->blk] = runs[0];
     } else {
+        uint16_t r16[32];
+        for (unsigned j = 0; j < nr && t->lw == 2; j++) {
+            if ((runs[j] & LPM_PT_DIR_NODE) && (runs[j] & ~LPM_PT_DIR_NODE) > LPM_PT_RUN16_NODE_MAX)
+                return LPM_PT_WIDEN;
+            r16[j] = (uint16_t)((runs[j] & 0x7FFF) | (runs[j] >> 16 & 0x8000));
+        }
         if (onr != nr && (base = runs_alloc(t, nr)) == UINT32_MAX)
             return LPM_EFAIL;
-        memcpy(&t->mleaf[base], runs, nr * sizeof *runs);
+        memcpy(run_at(t, base), t->lw == 2 ? (const void *)r16 : (const void *)runs, nr * t->lw);
         t->mid[v->blk] = (uint64_t)bm << 32 | base;
-        t->h.cost.bytes_written += nr * sizeof *runs;
+        t->h.cost.bytes_written += nr * t->lw;
     }
     if (obm && onr != nr)
         runs_release(t, (uint32_t)old, onr);
@@ -571,5 +581,7 @@ int lpm_pt_apply(lpm_poptrie *t, const lpm_pt_change *ch, lpm_err *err)
     view_flush(t, &v);
     rc = rc ? rc : v.rc;
     set_top(t, first, count);
+    if (rc == LPM_PT_WIDEN)
+        return rc;
     return rc ? lpm_err_set(err, LPM_EFAIL, "poptrie: out of memory") : LPM_OK;
 }
