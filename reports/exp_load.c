@@ -280,6 +280,16 @@ static int load_misc(lpm_report_exp *e, lpm_err *err)
         }
         e->skip_exit = s;
     }
+    json_t *rx = json_object_get(e->root, "result_exit");
+    if (rx) {
+        size_t i;
+        json_t *v;
+        if (!json_is_array(rx))
+            return bad(err, e->file, "result_exit", "must be a list of exit statuses 1..255");
+        json_array_foreach(rx, i, v) if (!json_is_integer(v) || json_integer_value(v) < 1 || json_integer_value(v) > 255)
+            return bad(err, e->file, "result_exit", "must be a list of exit statuses 1..255");
+        e->result_exit = rx;
+    }
     json_t *t = json_object_get(e->root, "timeout");
     if (t && (!json_is_number(t) || json_number_value(t) <= 0 || json_number_value(t) > 864000))
         return bad(err, e->file, "timeout", "seconds, a number in 0..864000");
@@ -312,7 +322,7 @@ int lpm_report_exp_load(const char *path, lpm_report_exp *e, lpm_err *err)
     if (!json_is_object(e->root))
         return bad(err, path, "(top)", "a definition is one JSON object");
     static const char *const known[] = { "name", "title", "about", "absent", "command", "pre", "params", "inputs",
-                                         "keep", "rows", "figures", "skip_exit", "timeout", NULL };
+                                         "keep", "rows", "figures", "skip_exit", "result_exit", "timeout", NULL };
     int rc = check_keys(e, e->root, "", known, err);
     if (rc)
         return rc;

@@ -132,6 +132,19 @@ out:
     return m;
 }
 
+/* A command whose first word is a path (has a '/': "scripts/synth-memories.sh")
+ * runs that program, relative to the working folder (the repository root
+ * for the docs' commands), instead of an lpmpipe command: drop argv[0]. */
+static void script_argv(lpm_strv *argv)
+{
+    if (argv->n < 2 || !strchr(argv->v[1], '/'))
+        return;
+    free(argv->v[0]);
+    memmove(argv->v, argv->v + 1, (argv->n - 1) * sizeof *argv->v);
+    argv->n--;
+    argv->v[argv->n] = NULL;
+}
+
 /* Runs one command of the point; 0 ok, else status (1 failed, 3 skipped). */
 static int run_cmd(const lpm_report_env *env, const lpm_report_exp *e, const lpm_report_point *p,
                    const json_t *tmpl, const char *tmp, const char *out, char *why, size_t nwhy, lpm_err *err)
@@ -142,6 +155,8 @@ static int run_cmd(const lpm_report_env *env, const lpm_report_exp *e, const lpm
     lpm_strv argv = { 0 };
     lpm_strv_push(&argv, env->bin);
     int rc = lpm_report_argv(e, p, tmpl, -1, &ctx, &argv, err);
+    if (!rc)
+        script_argv(&argv);
     int st = rc ? -1 : lpm_report_spawn(argv.v, out, errp, e->timeout_s, err);
     lpm_strv_free(&argv);
     if (st < 0) {
@@ -150,6 +165,11 @@ static int run_cmd(const lpm_report_env *env, const lpm_report_exp *e, const lpm
     }
     if (st == 0)
         return 0;
+    size_t ri;
+    json_t *rv;
+    if (e->result_exit && st != LPM_REPORT_TIMEOUT)
+        json_array_foreach(e->result_exit, ri, rv) if (json_integer_value(rv) == st)
+            return 0; /* an exit whose output is still the result ("result_exit") */
     char code[16], tail[400];
     snprintf(code, sizeof code, "%d", st);
     json_t *skip = e->skip_exit ? json_object_get(e->skip_exit, code) : NULL;
@@ -178,6 +198,7 @@ static json_t *argv_json(const lpm_report_exp *e, const lpm_report_point *p, con
         lpm_strv_free(&argv);
         return NULL;
     }
+    script_argv(&argv);
     json_t *a = json_array();
     for (size_t i = 0; i < argv.n; i++)
         json_array_append_new(a, json_string(argv.v[i]));

@@ -55,7 +55,7 @@ typedef struct lpm_report_exp {
     char *file;    /* where it was read from */
     json_t *root;  /* the definition; every string below points into it */
     const char *name, *title, *about, *absent;
-    json_t *command, *pre, *skip_exit;
+    json_t *command, *pre, *skip_exit, *result_exit;
     lpm_report_axis axes[LPM_REPORT_MAX_AXES];
     size_t naxes;
     lpm_report_input *inputs;

@@ -18,6 +18,7 @@
 set -u
 BIN=${1:-build/lpmpipe}
 case "$BIN" in /*) ;; *) BIN="$PWD/$BIN" ;; esac
+export BIN   # the scripts a definition runs as its command (scripts/bench.d/25-sim.sh) use it too
 OUT=${DOCS_CHECK_DIR:-build/docs-check}
 JOBS=${DOCS_CHECK_JOBS:-2}
 MODE=${DOCS_CHECK:-full}
@@ -30,6 +31,9 @@ rc=0
 # Every marker names a definition of reports/ and renders the doc's header
 # and row labels (no records needed).
 python3 scripts/docs_tables.py validate "${DOCS[@]}" --defs reports || rc=1
+# The docs with no typed figure left stay so: a number in their prose is
+# a generated cell, or a quote, parameter or aim said so by a marker.
+python3 scripts/docs_tables.py typed --check docs/results-mapping.md docs/results-names.md docs/results-gpu.md || rc=1
 
 rm -rf "$OUT"
 mkdir -p "$OUT"
@@ -53,9 +57,12 @@ else
     run camp-real queue=16                       # 16 of 64
     run camp-updates rate=0                      # the base of "LPC lost"
     run camp-updates rate=70000                  # 2 of 8, 3M lookups each
+    run camp-updates-stream                      # 2 points: the linx stream compiled, and all of it at cycle 0 (results-camp.md)
+    run camp-sim-speed table=tier1-2024.v4        # 1 of 2: make bench's simulator speed (timings: shape only; results-camp.md)
     run mapping-real "mapping=ring X=8"          # 6 of 48 maps
     run mapping-real "mapping=linear balanced"   # 6 more
     run mapping-loops                            # 3 points: reads and wraps per lookup (results-mapping.md)
+    run mapping-overhead x=8                     # 6 of 18: fib tries + map, like-for-like overhead (results-mapping.md)
     run mapping-updates                          # 1 point: the linx trace compiled (results-mapping.md)
     run names-real-tables                        # 2 points: names build --json (results-names.md)
     run names-real "primes=1048573,4194301,16777213 (default)"   # 2 of 6: the default ATA primes
@@ -81,10 +88,17 @@ else
     else
       echo "SKIP: verilator or iverilog missing: results-rtl.md's equivalence table is not re-run"
     fi
-    exps+=(--exp camp-slide13 --exp camp-slide13-v2 --exp camp-real --exp camp-updates --exp mapping-real --exp mapping-loops --exp mapping-updates --exp names-real-tables --exp names-real --exp gpu-cpu-builds)
+    if command -v yosys >/dev/null; then
+      run long/mapping-yosys "case=linx-rib6 first 2,000 routes, memories alone, xc7"   # 1 of 6: Yosys on the memories (results-mapping.md)
+      exps+=(--exp mapping-yosys)
+    else
+      echo "SKIP: yosys missing: results-mapping.md's Yosys estimate is not re-run"
+    fi
+    exps+=(--exp camp-slide13 --exp camp-slide13-v2 --exp camp-real --exp camp-updates --exp camp-updates-stream --exp camp-sim-speed --exp mapping-real --exp mapping-loops --exp mapping-overhead --exp mapping-updates --exp names-real-tables --exp names-real --exp gpu-cpu-builds)
     run mapping-rebuilds headroom=10% mapping=height   # 3 of 45: the three traces on one image (results-mapping.md)
+    run mapping-rebuilds-whole "trace=bgp4mp first 140,000"   # 1 of 2: the first rebuild (results-mapping.md)
     run camp-inflight "mapping=ring, 24 stages, W 4, lookahead 32"   # 3 of 12: the ring's three runs (results-camp.md)
-    exps+=(--exp mapping-rebuilds --exp camp-inflight)
+    exps+=(--exp mapping-rebuilds --exp mapping-rebuilds-whole --exp camp-inflight)
     if "$BIN" version | grep -q "DPDK peer *yes"; then
       run cpu-update-cost                        # 4 points: update counts per engine (results-cpu.md)
       exps+=(--exp cpu-update-cost)

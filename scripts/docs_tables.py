@@ -41,8 +41,12 @@ this absolute tolerance instead of as text; for rates that may move).
                                                  parameters, and the table's header and
                                                  row labels are what it renders
     docs_tables.py list DOC...                   the markers: definition and cell count
-    docs_tables.py typed DOC...                  lines with numbers outside generated tables
+    docs_tables.py typed DOC... [--marked] [--check]
+                                                 lines with numbers outside generated tables
                                                  and code: figures still typed by hand
+                                                 (--marked: also those a `not measured`
+                                                 marker lists: quotes, parameters, aims;
+                                                 --check: exit 1 when a line is listed)
 
 render refuses a table with a cell that has no record (the doc would lie);
 check compares only the cells that were re-run (make docs-check runs a
@@ -138,7 +142,10 @@ def fields_of(r, prefix=""):
 def fmt(cell, f):
     """A format string, or after '=' a Python expression over the fields."""
     if cell.startswith("="):
-        return str(eval(cell[1:], {"__builtins__": {"abs": abs, "format": format, "round": round, "len": len, "min": min, "max": max, "str": str, "sum": sum}}, f))
+        # one namespace: a generator in the expression sees the fields too
+        g = {"__builtins__": {"abs": abs, "format": format, "round": round, "len": len, "min": min, "max": max, "str": str, "sum": sum}}
+        g.update(f)
+        return str(eval(cell[1:], g))
     return cell.format(**f)
 
 
@@ -332,15 +339,65 @@ def cmd_check(docs, d, only, defs_dir=None, present=False):
     return 0 if ok else 1
 
 
-FIG = re.compile(r"(?<![\w./-])-?[0-9][0-9,]*(\.[0-9]+)?(?![\w/-])")
+# A number: not part of a word, a path, a version, a time or an IPv6 group;
+# both ends of a range (4.5-8) count, a compound word (24-stage) does not;
+# a K, M or G right after it is its unit, an x a ratio's (num() applies
+# the unit and drops the commas).
+FIG = re.compile(r"(?<![\w./^:])(?<![A-Za-z]-)-?[0-9][0-9,]*(\.[0-9]+)?(K|M|G|x)?(?![\w/^:])(?!\.[0-9])(?!-[A-Za-z])")
+# Masked before numbers are looked for: dates, names with hyphens that
+# start with a letter (tier1-2024.v4, linx-rib6-20141225-p69), and the
+# number of an ordered list's item.
+def num(m):
+    """A number's value as text: commas dropped, a K, M or G unit applied
+    (70K and 70,000 are the same number)."""
+    t = m.group(0).replace(",", "").rstrip("x")
+    if t[-1] not in "KMG":
+        return t
+    v = float(t[:-1]) * {"K": 1e3, "M": 1e6, "G": 1e9}[t[-1]]
+    return str(int(round(v))) if abs(v - round(v)) < 1e-6 * max(1.0, abs(v)) else repr(v)
 
 
-def cmd_typed(docs):
+DATE = re.compile(r"\b[0-9]{4}-[0-9]{2}-[0-9]{2}\b|\b[A-Za-z][\w.]*(-[\w.]+)+|^\s*[0-9]+\.\s")
+# Numbers a reader tells apart without a marker: issue, section, slide,
+# page and version numbers, the load average a run was made under, and the
+# exponent of 2^N.
+NAMED = re.compile(r"\b(issues?|sections?|slides?|p\.|pp\.|version|Yosys|CUDA|glibc|GCC|load( average)?( of about)?)\s*([0-9.]+-)?$", re.I)
+# A number the doc states but no run of this project measures, said so in
+# the line right above its paragraph (or table):
+#     <!-- not measured (quote): 63.52 219.69 590 -->
+# KIND is quote (a paper's or vendor's figure, its source beside it),
+# parameter (an input, bound or setting of the runs) or aim (a target);
+# only the numbers it lists pass, only in that paragraph.
+NOT_MEASURED = re.compile(r"^<!-- not measured \((quote|parameter|aim)\): ([^>]*?) -->\s*$")
+
+
+def marked_numbers(lines):
+    """{line index: (kind, set of numbers)} for each paragraph under a
+    `not measured` marker; several markers above one paragraph add up."""
+    out, pending = {}, []
+    for i, line in enumerate(lines):
+        m = NOT_MEASURED.match(line)
+        if m:
+            pending.append((m.group(1), {num(x) for x in FIG.finditer(m.group(2))}))
+            continue
+        if not line.strip():
+            if pending and i > 0 and not NOT_MEASURED.match(lines[i - 1]):
+                pending = []
+            continue
+        for kind, nums in pending:
+            k, n = out.get(i, ({}, set()))
+            out[i] = (dict(k, **{x: kind for x in nums}), n | nums)
+    return out
+
+
+def cmd_typed(docs, show_marked=False, strict=False):
     """Numbers in the prose that no generated table, marker or command of
-    the same doc shows: figures still typed by hand (or parameters, dates
-    and section numbers, which a reader tells apart). A number quoted from
-    a rendered cell passes."""
-    n = 0
+    the same doc shows: figures still typed by hand. A number quoted from a
+    rendered cell passes; so do issue/section/slide/page/version numbers,
+    times of day, IPv6 address groups and 2^N, and the numbers a
+    `not measured` marker lists for its paragraph (counted at the end;
+    --marked lists them)."""
+    n, nm = 0, {}
     for doc in docs:
         lines = open(doc, encoding="utf-8").read().split("\n")
         gen, known = set(), set()
@@ -351,7 +408,8 @@ def cmd_typed(docs):
             if line.startswith("```"):
                 code = not code
             if code or i in gen or line.startswith("    "):
-                known.update(m.group(0).replace(",", "") for m in FIG.finditer(line.replace("|", " ")))
+                known.update(num(m) for m in FIG.finditer(line.replace("|", " ")))
+        marked = marked_numbers(lines)
         code = False
         for i, line in enumerate(lines):
             if line.startswith("```"):
@@ -359,13 +417,30 @@ def cmd_typed(docs):
                 continue
             if code or i in gen or line.startswith("    ") or line.startswith("<!--"):
                 continue
-            text = re.sub(r"`[^`]*`", "", line)
-            typed = [m.group(0) for m in FIG.finditer(text) if m.group(0).replace(",", "") not in known]
+            text = DATE.sub("", re.sub(r"`[^`]*`", "", line))
+            kinds, excused = marked.get(i, ({}, set()))
+            typed, quoted = [], []
+            for m in FIG.finditer(text):
+                v = num(m)
+                if v in known or NAMED.search(text[:m.start()]):
+                    continue
+                if v in excused:
+                    quoted.append((m.group(0), v))
+                else:
+                    typed.append(m.group(0))
+            for _, q in quoted:
+                k = kinds[q]
+                nm[k] = nm.get(k, 0) + 1
+            if show_marked and quoted:
+                print("%s:%d: not measured (%s): %s" % (doc, i + 1, "/".join(sorted({kinds[q] for _, q in quoted})),
+                                                       " ".join(t for t, _ in quoted)))
             if typed:
                 print("%s:%d: %s  [%s]" % (doc, i + 1, line.strip()[:120], " ".join(typed)))
                 n += 1
     print("docs tables: %d lines with numbers that no generated table or command of their doc shows" % n)
-    return 0
+    if nm:
+        print("docs tables: marked not measured: %s" % ", ".join("%d %s" % (c, k) for k, c in sorted(nm.items())))
+    return 1 if strict and n else 0
 
 
 def cmd_list(docs):
@@ -383,7 +458,8 @@ def main(argv):
     docs, d, only, args = [], None, [], argv[1:]
     present = "--present" in args
     partial = "--partial" in args
-    args = [a for a in args if a not in ("--present", "--partial")]
+    show_marked = "--marked" in args
+    args = [a for a in args if a not in ("--present", "--partial", "--marked", "--check")]
     while args:
         a = args.pop(0)
         if a in ("--results", "--exp", "--defs") and args:
@@ -397,7 +473,7 @@ def main(argv):
     if argv[0] == "list":
         return cmd_list(docs)
     if argv[0] == "typed":
-        return cmd_typed(docs)
+        return cmd_typed(docs, show_marked, "--check" in argv)
     if argv[0] == "validate":
         return cmd_check(docs, None, only, d or "reports")
     if not d:

@@ -14,9 +14,14 @@
 # xcup-uram: UltraScale+, the stage memories marked ram_style "ultra"
 # (UltraRAM takes no initial contents: a design loads it through the bubble
 # port), the DIT marked ram_style "block". Writes DIR/mems_MODE.{v,log,stat}.
+# --json: one JSON object instead of the lines (the figures `lpmpipe report`
+# keeps: reports/long/mapping-yosys.json): the cells of each kind, block RAM
+# in RAMB36 equivalents (RAMB18 = 1/2), UltraRAM, LUTRAM, the memories synthesised.
 set -eu
-usage() { echo "usage: scripts/synth-memories.sh DIR [xc7|xcup-uram]"; }
+usage() { echo "usage: scripts/synth-memories.sh DIR [xc7|xcup-uram] [--json]"; }
 case "${1:-}" in --help | -h) usage; exit 0 ;; esac
+json=0
+if [ "${3:-}" = --json ]; then json=1; set -- "$1" "$2"; fi
 if [ $# -lt 1 ] || [ $# -gt 2 ]; then usage >&2; exit 2; fi
 dir=$1 mode=${2:-xc7}
 case "$mode" in xc7) fam=xc7 ;; xcup-uram) fam=xcup ;; *) echo "synth-memories: mode '$mode' is not xc7 or xcup-uram" >&2; exit 2 ;; esac
@@ -47,7 +52,8 @@ list() {
     attr=""
     # xcup-uram: the DIT marked too, else Yosys 0.23 maps it to LUTRAM and fails
     [ "$mode" = xcup-uram ] && attr='(* ram_style = "block" *) '
-    [ "$mode" = xcup-uram ] && [ "$b" != dit ] && attr='(* ram_style = "ultra" *) '
+    # the DIT held as parts (memories.txt) is dit_part_K: block RAM as well
+    case "$b" in dit | dit_part_*) ;; *) [ "$mode" = xcup-uram ] && attr='(* ram_style = "ultra" *) ' ;; esac
 
     printf 'module mem_%s (input wire clk, input wire we, input wire [%u:0] ad, input wire [%u:0] wd, output reg [%u:0] rd);\n' \
       "$b" $((a - 1)) $((w - 1)) $((w - 1))
@@ -64,4 +70,13 @@ list() {
 cd "$dir"
 yosys -q -q -l "mems_$mode.log" -p "read_verilog mems_$mode.v; synth_xilinx -top mems -family $fam; tee -q -o mems_$mode.stat stat"
 # totals of the design hierarchy: block RAM, UltraRAM, LUTRAM
-awk '/=== design hierarchy ===/ { on = 1 } on && $1 ~ /^(RAMB|URAM|RAM[0-9])/ { print $1, $2 }' "mems_$mode.stat"
+if [ $json = 0 ]; then
+  awk '/=== design hierarchy ===/ { on = 1 } on && $1 ~ /^(RAMB|URAM|RAM[0-9])/ { print $1, $2 }' "mems_$mode.stat"
+  exit 0
+fi
+awk -v mode="$mode" -v n="$i" '/=== design hierarchy ===/ { on = 1 }
+  on && $1 ~ /^(RAMB|URAM|RAM[0-9])/ {
+    cells = cells (cells == "" ? "" : ", ") "\"" $1 "\": " $2
+    if ($1 ~ /^RAMB36/) b36 += $2; else if ($1 ~ /^RAMB18/) b18 += $2; else if ($1 ~ /^URAM/) u += $2; else lr += $2 }
+  END { printf "{\"mode\": \"%s\", \"memories\": %d, \"cells\": {%s}, \"ramb36\": %d, \"ramb18\": %d, \"ramb36_equiv\": %.1f, \"uram288\": %d, \"lutram\": %d}\n",
+          mode, n, cells, b36, b18, b36 + b18 / 2, u, lr }' "mems_$mode.stat"

@@ -7,16 +7,33 @@
 # the same addresses; --walk-baseline 24 (the image, 24 in flight) for
 # reference. Medians of 3 runs (CPU time), and the ratios. Also the bare
 # ring's cycles/s (synthetic, 24 stages, every stage read).
+#   --fib FILE   this table instead of routeviews-pfx2as-v4
+#   --json       one JSON object instead of the lines (what lpmpipe report
+#                keeps: reports/camp-sim-speed.json, results-camp.md)
+#   --bin B      the lpmpipe binary (default $BIN, else build/lpmpipe)
 set -uo pipefail
 BIN=${BIN:-build/lpmpipe}
+json=0 fibarg=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --json) json=1 ;;
+    --fib) fibarg=$2; shift ;;
+    --bin) BIN=$2; shift ;;
+    *) echo "usage: scripts/bench.d/25-sim.sh [--fib FILE] [--json] [--bin B]" >&2; exit 2 ;;
+  esac
+  shift
+done
 W=$(mktemp -d /tmp/lpmpipe-bench-sim.XXXXXX)
 trap 'rm -rf "$W"' EXIT
 median() { sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 V4=${LPMPIPE_DATA:+$LPMPIPE_DATA/routeviews-pfx2as-v4-2020-02.txt.xz}
-if [ -n "$V4" ] && [ -f "$V4" ]; then
+if [ -n "$fibarg" ]; then
+  [ -f "$fibarg" ] || { echo "25-sim.sh: $fibarg: no such table" >&2; exit 2; }
+  fib=$fibarg name=$(basename "$fibarg")
+elif [ -n "$V4" ] && [ -f "$V4" ]; then
   fib=$V4 name="routeviews-pfx2as-v4 (845K prefixes)"
 else
-  echo "NOTE: no real table: a synthetic one stands in"
+  echo "NOTE: no real table: a synthetic one stands in" >&2
   awk 'BEGIN { srand(3); for (i = 0; i < 200000; i++) { ip = int(rand() * 4294967296); l = 8 + int(rand() * 17); m = 2 ^ (32 - l); ip = int(ip / m) * m;
     printf "%d.%d.%d.%d/%d nh%d\n", int(ip / 16777216), int(ip / 65536) % 256, int(ip / 256) % 256, ip % 256, l, i % 50 } }' >"$W/t.fib"
   fib=$W/t.fib name="synthetic 200K prefixes"
@@ -43,6 +60,13 @@ s1=$(cut -d' ' -f1 "$W/sim1" | median) c1=$(cut -d' ' -f2 "$W/sim1" | median)
 s2=$(cut -d' ' -f1 "$W/sim2" | median) c2=$(cut -d' ' -f2 "$W/sim2" | median)
 u=$(median <"$W/unibit") wk=$(median <"$W/walk") b=$(median <"$W/bare")
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+if [ $json = 1 ]; then
+  printf '{"table":"%s","lookups":%s,"repeat":3,"sim_d1_lps":%.0f,"sim_d2_lps":%.0f,"unibit_walk_lps":%.0f,"image_walk_lps":%.0f,' \
+    "$name" "$n" "$s1" "$s2" "$u" "$wk"
+  printf '"ratio_d1":%s,"ratio_d2":%s,"bare_ring_cycles_per_s":%.0f,"load":"%s"}\n' \
+    "$(ratio "$s1" "$u")" "$(ratio "$s2" "$u")" "$b" "$(cut -d' ' -f1-3 /proc/loadavg)"
+  exit 0
+fi
 printf '%-48s %s, 24-stage ring (stride 1), %s random-match lookups\n' "table" "$name" "$n"
 printf '%-48s %12.0f lookups/s  (%.0f cycles/s)\n' "lpmpipe sim (D 1, queue 16, W 4, --no-check)" "$s1" "$c1"
 printf '%-48s %12.0f lookups/s  (%.0f cycles/s)\n' "lpmpipe sim (D 2, queue 16, W 4, --no-check)" "$s2" "$c2"

@@ -78,9 +78,15 @@ for m in 's/| 0.875 | 1.050 |/| 0.876 | 1.050 |/' 's/| 0.875 | 1.050 |/| 0.875 |
   fi
 done
 python3 scripts/docs_tables.py typed "$W/j/join.md" >"$W/typed.txt"
-if grep -q ' \[12.5\]$' "$W/typed.txt"; then
-  echo "ok: typed lists the typed number only: $(grep -m1 'GHz' "$W/typed.txt")"
+if grep -q ' \[12.5\]$' "$W/typed.txt" && grep -q ' \[3.75\]$' "$W/typed.txt" &&
+   [ "$(grep -c '^.*join.md:' "$W/typed.txt")" = 2 ] && grep -q 'marked not measured: 1 quote' "$W/typed.txt"; then
+  echo "ok: typed lists the typed numbers only (a marker passes the numbers it lists, no other): $(grep -m1 'GHz' "$W/typed.txt")"
 else
   echo "FAIL: typed: $(cat "$W/typed.txt")"; fail=1
+fi
+if python3 scripts/docs_tables.py typed --check "$W/j/join.md" >/dev/null; then
+  echo "FAIL: typed --check passed a doc with typed numbers"; fail=1
+else
+  echo "ok: typed --check fails on a doc with typed numbers"
 fi
 exit $fail

@@ -101,4 +101,50 @@ m, s = json.load(open(sys.argv[2])), json.load(open(sys.argv[3]))
 sys.exit(0 if (r["words"], r["balance"], r["lpc"], r["none"]) == (m["words_used"], m["fullest_over_mean"], s["lpc"], None) else 1)
 PY
 done
+
+# ---- a command whose first word is a path runs that program (a repository
+# script such as scripts/synth-memories.sh), not lpmpipe; its JSON is kept
+cat >"$W/count.sh" <<'EOF2'
+#!/bin/sh
+# the image's word count, read back by lpmpipe: what a script run by a report does
+words=$("$1" image dump "$2" --json | sed -n 's/.*"words_used": *\([0-9]*\).*/\1/p')
+echo "{\"script_words\": ${words:-null}, \"arg\": \"$3\"}"
+EOF2
+chmod +x "$W/count.sh"
+cat >"$W/script.json" <<EOF2
+{"name": "small-script",
+ "inputs": {"fib": {"file": "t.fib", "command": ["fib", "gen", "--family", "4", "--count", "3000", "--seed", "1", "-o", "{out}"]}},
+ "pre": [["map", "--fib", "{fib}", "--stages", "8", "-o", "{tmp}/i.lpi", "--json"]],
+ "command": ["{how.argv}"],
+ "params": {"how": [{"label": "script", "argv": ["$W/count.sh", "$BIN", "{tmp}/i.lpi", "x"]}]},
+ "keep": {"words": "pre0:words_used", "script_words": "script_words", "arg": "arg"}}
+EOF2
+"$BIN" report run "$W/script.json" -o "$W/script" --plain >"$W/script.log" 2>&1 || bad "script command run: $(tail -3 "$W/script.log")"
+python3 - "$W/script/results.jsonl" "$W/count.sh" <<'PY' && ok "a command that names a script runs it, its JSON kept beside pre0's" || bad "script command: $(cat "$W/script.log")"
+import json, sys
+r = json.loads(open(sys.argv[1]).readline())
+m = r["metrics"]
+sys.exit(0 if m["words"] and m["script_words"] == m["words"] and m["arg"] == "x" and r["command"][0] == sys.argv[2] else 1)
+PY
+
+# ---- "result_exit": an exit status whose output is still the result (update's
+# stop at an update the hardware cannot hold); without it the point fails
+cat >"$W/stop.sh" <<'EOF2'
+#!/bin/sh
+echo '{"stopped_at": 7}'
+exit 1
+EOF2
+chmod +x "$W/stop.sh"
+for rx in '"result_exit": [1],' ''; do
+  rm -rf "$W/rx"
+  printf '{"name": "small-rx", %s "command": ["%s"], "params": {"n": [1]}, "keep": {"stopped_at": "stopped_at"}}\n' "$rx" "$W/stop.sh" >"$W/rx.json"
+  "$BIN" report run "$W/rx.json" -o "$W/rx" --plain >"$W/rx.log" 2>&1
+  st=$?
+  if [ -n "$rx" ]; then
+    [ $st = 0 ] && grep -q '"stopped_at":7' "$W/rx/results.jsonl" && ok "result_exit [1]: the output of exit 1 is the record" ||
+      bad "result_exit: exit $st, $(cat "$W/rx.log")"
+  else
+    [ $st = 1 ] && grep -q "exit 1" "$W/rx.log" && ok "without result_exit an exit 1 fails the point" || bad "exit 1 without result_exit: exit $st"
+  fi
+done
 exit $fail
