@@ -213,6 +213,8 @@ int lpm_rtl_cmd_verify(int argc, char **argv)
         return rc;
     lpm_verify_run r;
     rc = lpm_verify_run_all(&v, &r);
+    if (!rc && v.timing)
+        rc = lpm_verify_timing(&v, &r);
     if (!rc)
         rc = report(&v, &r);
     lpm_verify_run_free(&r);

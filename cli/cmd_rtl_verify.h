@@ -24,6 +24,7 @@ typedef struct lpm_verify_opts {
 
 typedef struct lpm_verify_run {
     char work[4096];      /* the work folder (absolute) */
+    char rtl[4200], exe[4200]; /* the generated folder and the Verilated model, once built */
     int tmp;              /* made here: removed at the end */
     lpm_image *img;
     lpm_rtl_keys keys;
@@ -59,7 +60,7 @@ int lpm_verify_model(const lpm_verify_opts *v, const char *work, const char *rtl
  * (no cycle log) again on the stimulus, LPM_VERIFY_TIMING_RUNS times each,
  * alternating; their median cycles/s into r->timing. 0, or 1 said. */
 #define LPM_VERIFY_TIMING_RUNS 3
-int lpm_verify_timing(const lpm_verify_opts *v, lpm_verify_run *r, const char *rtl, const char *exe);
+int lpm_verify_timing(const lpm_verify_opts *v, lpm_verify_run *r);
 
 /* The whole run; LPM_OK with the comparison's counts in r->cmp, or an
  * exit status with the reason printed. */

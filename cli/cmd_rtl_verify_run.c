@@ -367,8 +367,8 @@ int lpm_verify_run_all(const lpm_verify_opts *v, lpm_verify_run *r)
         lpm_cli_error(cmd, "%s", err.msg);
         return rc;
     }
-    if (v->timing && (rc = lpm_verify_timing(v, r, rtl, exe)))
-        return rc;
+    lpm_rtl_fmt(r->rtl, sizeof r->rtl, "%s", rtl);
+    lpm_rtl_fmt(r->exe, sizeof r->exe, "%s", exe);
     return LPM_OK;
 }
 

@@ -47,7 +47,7 @@ static double median(double *x, int n)
     return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
 }
 
-int lpm_verify_timing(const lpm_verify_opts *v, lpm_verify_run *r, const char *rtl, const char *exe)
+int lpm_verify_timing(const lpm_verify_opts *v, lpm_verify_run *r)
 {
     double sim[LPM_VERIFY_TIMING_RUNS], model[LPM_VERIFY_TIMING_RUNS];
     char trace[4200], errf[4200];
@@ -67,7 +67,7 @@ int lpm_verify_timing(const lpm_verify_opts *v, lpm_verify_run *r, const char *r
             lpm_rtl_show_tail(errf, 4);
             return 1;
         }
-        if (lpm_verify_model(v, r->work, rtl, exe, "-", "time.res", "time_tb.err"))
+        if (lpm_verify_model(v, r->work, r->rtl, r->exe, "-", "time.res", "time_tb.err"))
             return 1;
         lpm_rtl_fmt(errf, sizeof errf, "%s/time_tb.err", r->work);
         if ((model[i] = rate_in(errf)) <= 0) {
