@@ -32,7 +32,7 @@ rc=0
 python3 scripts/docs_tables.py validate "${DOCS[@]}" --defs reports || rc=1
 # The docs with no typed figure left stay so: a number in their prose is
 # a generated cell, or a quote, parameter or aim said so by a marker.
-python3 scripts/docs_tables.py typed --check docs/results-mapping.md docs/results-names.md docs/results-gpu.md || rc=1
+python3 scripts/docs_tables.py typed --check docs/results-mapping.md docs/results-names.md docs/results-gpu.md docs/results-rtl.md || rc=1
 
 rm -rf "$OUT"
 mkdir -p "$OUT"
@@ -83,7 +83,8 @@ else
     if command -v verilator >/dev/null && command -v iverilog >/dev/null; then
       run rtl-verify "case=tiny ring, queue 4, bubbles, Icarus"   # 1 of 11: results-rtl.md section 1
       run long/mapping-scale-rtl table=linx-rib6     # 1 of 5: the small image (results-mapping.md, Scale, RTL)
-      exps+=(--exp rtl-verify --exp mapping-scale-rtl)
+      run long/rtl-rebuild-doc "mapping=linear, balanced"   # 1 of 4 (under a minute): results-rtl.md's rebuilds table
+      exps+=(--exp rtl-verify --exp mapping-scale-rtl --exp rtl-rebuild-doc)
     else
       echo "SKIP: verilator or iverilog missing: results-rtl.md's equivalence table is not re-run"
     fi
@@ -124,6 +125,12 @@ if [ "$MODE" != quick ]; then
     exps+=(--exp rtl-synth-doc)
   else
     echo "SKIP: yosys or nextpnr-ice40 missing: results-rtl.md's synthesis tables are not re-run"
+  fi
+  if command -v verilator >/dev/null; then
+    run long/rtl-speed-doc "load=load 0.1"      # 1 of 2 (about a minute): results-rtl.md section 3's counts; its ratio is timing (shape only)
+    exps+=(--exp rtl-speed-doc)
+  else
+    echo "SKIP: verilator missing: results-rtl.md's speed table is not re-run"
   fi
 fi
 python3 scripts/docs_tables.py check "${DOCS[@]}" --results "$R" "${exps[@]}" || rc=1

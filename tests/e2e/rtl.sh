@@ -42,6 +42,7 @@ verify() {
   echo "$out" | grep -q '"mismatches":0}' || bad "$what: $out"
   echo "$out" | grep -q '"cycle_mismatches":0,' || bad "$what: cycle log differs: $out"
   echo "$what: $out"
+  last=$out
 }
 
 # fault NAME WHAT ARGS...: a planted fault must make verify fail (exit 1), naming the first cycle
@@ -158,6 +159,8 @@ verify_rb() {
   grep -q '"left":0,"wait_cycles"' "$W/rb/sim.json" && grep -q '"swaps":6,' "$W/rb/sim.json" &&
     grep -q '"swap_crc_mismatches":0' "$W/rb/sim.json" || bad "$what: the simulator did not apply every rebuild: $(cat "$W/rb/sim.json")"
   grep -q '"drain_wait_cycles":0,' "$W/rb/sim.json" && bad "$what: no swap waited for a drain (the gate is not exercised)"
+  echo "$last" | grep -q '"swaps":6,"swaps_checked":6,"swap_crc_mismatches":0,"copy_violations":0}' ||
+    bad "$what: rtl verify --json lacks the simulator's six swaps: $last"
   rm -rf "$W/rb"
 }
 verify_rb "tiny ring shadow, six rebuilds, Icarus too" --image "$W/trs.lpi" --trace "$W/tiny.trace" --queue 4 \
@@ -219,7 +222,7 @@ if [ -f "$DATA/routeviews-pfx2as-v4-2020-02.txt.xz" ] && [ -f "$DATA/linx-update
   out=$("$BIN" rtl verify --image "$W/rv4s.lpi" --gen random-match --count 20000 --seed 9 --queue 32 \
     --updates "$W/rv4s.bub" --update-rate 20000000 --build-dir "$W/rb" --json 2>"$W/err")
   echo "$out" | grep -q '"left":0},' && echo "$out" | grep -q '"mismatches":0}' &&
-    grep -q '"swaps":[1-9]' "$W/rb/sim.json" || bad "routeviews v4 shadow with a rebuild: $out $(grep -v '^  ' "$W/err" | head -3)"
+    grep -q '"swaps":[1-9]' "$W/rb/sim.json" && echo "$out" | grep -q '"swaps":1,"swaps_checked":1,' || bad "routeviews v4 shadow with a rebuild: $out $(grep -v '^  ' "$W/err" | head -3)"
   echo "routeviews v4 10K, ring 24, shadow copy, LINX with a rebuild: $out"
   rm -rf "$W/rb"
 else
