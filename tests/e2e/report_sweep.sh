@@ -126,4 +126,25 @@ r = json.loads(open(sys.argv[1]).readline())
 m = r["metrics"]
 sys.exit(0 if m["words"] and m["script_words"] == m["words"] and m["arg"] == "x" and r["command"][0] == sys.argv[2] else 1)
 PY
+
+# ---- "result_exit": an exit status whose output is still the result (update's
+# stop at an update the hardware cannot hold); without it the point fails
+cat >"$W/stop.sh" <<'EOF2'
+#!/bin/sh
+echo '{"stopped_at": 7}'
+exit 1
+EOF2
+chmod +x "$W/stop.sh"
+for rx in '"result_exit": [1],' ''; do
+  rm -rf "$W/rx"
+  printf '{"name": "small-rx", %s "command": ["%s"], "params": {"n": [1]}, "keep": {"stopped_at": "stopped_at"}}\n' "$rx" "$W/stop.sh" >"$W/rx.json"
+  "$BIN" report run "$W/rx.json" -o "$W/rx" --plain >"$W/rx.log" 2>&1
+  st=$?
+  if [ -n "$rx" ]; then
+    [ $st = 0 ] && grep -q '"stopped_at":7' "$W/rx/results.jsonl" && ok "result_exit [1]: the output of exit 1 is the record" ||
+      bad "result_exit: exit $st, $(cat "$W/rx.log")"
+  else
+    [ $st = 1 ] && grep -q "exit 1" "$W/rx.log" && ok "without result_exit an exit 1 fails the point" || bad "exit 1 without result_exit: exit $st"
+  fi
+done
 exit $fail
