@@ -56,6 +56,9 @@ else
     run camp-real queue=16                       # 16 of 64
     run camp-updates rate=0                      # the base of "LPC lost"
     run camp-updates rate=70000                  # 2 of 8, 3M lookups each
+    run camp-updates-v2 rate=0                   # 4 of 16: D = 2, one and two ports, rates 0 and 70K
+    run camp-updates-v2 rate=70000
+    exps+=(--exp camp-updates-v2)
     run camp-updates-stream                      # 2 points: the linx stream compiled, and all of it at cycle 0 (results-camp.md)
     run camp-sim-speed table=tier1-2024.v4        # 1 of 2: make bench's simulator speed (timings: shape only; results-camp.md)
     run camp-sim-memory                          # 4 points: peak memory against the trace (shape only; results-camp.md)
