@@ -35,18 +35,6 @@ static double rate_in(const char *path)
     return rate;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *x, int n)
-{
-    qsort(x, (size_t)n, sizeof *x, cmp_double);
-    return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
-}
-
 int lpm_verify_timing(const lpm_verify_opts *v, lpm_verify_run *r)
 {
     double sim[LPM_VERIFY_TIMING_RUNS], model[LPM_VERIFY_TIMING_RUNS];
@@ -77,7 +65,7 @@ int lpm_verify_timing(const lpm_verify_opts *v, lpm_verify_run *r)
         lpm_rtl_fmt(errf, sizeof errf, "%s/time_sim.err", r->work);
     }
     r->timing.runs = LPM_VERIFY_TIMING_RUNS;
-    r->timing.sim_cps = median(sim, LPM_VERIFY_TIMING_RUNS);
-    r->timing.rtl_cps = median(model, LPM_VERIFY_TIMING_RUNS);
+    r->timing.sim_cps = lpm_cli_median(sim, LPM_VERIFY_TIMING_RUNS);
+    r->timing.rtl_cps = lpm_cli_median(model, LPM_VERIFY_TIMING_RUNS);
     return 0;
 }
