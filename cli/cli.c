@@ -275,3 +275,15 @@ int lpm_cli_image_fib(const lpm_image *img, lpm_fib *f, lpm_err *err)
         f->family = lpm_image_family(img);
     return lpm_fib_finish(f, err);
 }
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double lpm_cli_median(double *v, size_t n)
+{
+    qsort(v, n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}

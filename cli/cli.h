@@ -47,6 +47,10 @@ int lpm_cli_u64_list(const char *cmd, const char *opt, const char *arg, uint64_t
 int lpm_cli_double(const char *cmd, const char *opt, const char *arg,
                    double lo, double hi, double *out);
 
+/* The median of v[0..n) (n > 0; the mean of the middle two when n is
+ * even); sorts v in place. The benches' "median of R runs". */
+double lpm_cli_median(double *v, size_t n);
+
 /* A trace kind (core/trace.h) named by option opt ("--gen", "--kind");
  * -1 after "OPT: unknown kind 'x' (uniform, random-match, table, zipf)". */
 int lpm_cli_trace_kind(const char *cmd, const char *opt, const char *arg);

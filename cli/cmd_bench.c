@@ -131,18 +131,6 @@ static long peak_rss_kb(void)
     return getrusage(RUSAGE_SELF, &ru) ? -1 : ru.ru_maxrss;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, unsigned n)
-{
-    qsort(v, n, sizeof v[0], cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 static void lookup_all(const lpm_engine_ops *e, const void *st, const lpm_addr *a, uint32_t *nh, size_t n)
 {
     if (e->lookup_batch) {
@@ -210,7 +198,7 @@ static void run_engine(const bench_ctx *c, bench_row *r)
                 if (nh[i] != c->want[i] && r->mismatches++ < 5)
                     report_mismatch(c, e, i, nh[i]);
     }
-    double mw = median(wall, c->o->repeat), mc = median(cpu, c->o->repeat);
+    double mw = lpm_cli_median(wall, c->o->repeat), mc = lpm_cli_median(cpu, c->o->repeat);
     r->lookups_s = mw > 0 ? (double)c->n / mw : 0;
     r->lookups_cpu_s = mc > 0 ? (double)c->n / mc : 0;
     r->peak_rss_kb = peak_rss_kb();

@@ -32,18 +32,6 @@ typedef struct item {
     const char *model;
 } item;
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, unsigned n)
-{
-    qsort(v, n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 
 /* bench cpu's request options: a list of kinds (random-match by default)
  * or --trace, in memory. */
@@ -334,14 +322,14 @@ static int report(item *it, size_t ni, const lpm_fib *fib, const char *fib_path,
             cbest[r] = it[i].cpu_runs[r] > cbest[r] ? it[i].cpu_runs[r] : cbest[r];
         }
         peers |= it[i].peer != NULL;
-        med[i] = median(it[i].runs, repeat);
-        cmed[i] = median(it[i].cpu_runs, repeat);
+        med[i] = lpm_cli_median(it[i].runs, repeat);
+        cmed[i] = lpm_cli_median(it[i].cpu_runs, repeat);
     }
     item bi = { .name = "best DPDK", .peer = it[ni - 1].peer, .runs = best, .cpu_runs = cbest, .model = "rtc" };
     if (peers) {
         it[ni] = bi;
-        cmed[ni] = median(cbest, repeat);
-        med[ni++] = median(best, repeat);
+        cmed[ni] = lpm_cli_median(cbest, repeat);
+        med[ni++] = lpm_cli_median(best, repeat);
     }
     double b = peers ? med[ni - 1] : 0, cb = peers ? cmed[ni - 1] : 0;
     const char *bname = peers ? "best DPDK" : "";

@@ -25,7 +25,8 @@ static void help(FILE *fp)
             "                          [--hop-cycles D] [--ports P] [--queue Q] [--issue-width W] [--rob 0]\n"
             "                          [--load L] [--result-ready F] [--updates U [--ignore-image-crc]\n"
             "                          [--update-rate R] [--clock-mhz F]] [--mutate M] [--vcd FILE]\n"
-            "                          [--icarus] [--gate] [--build-dir DIR] [--cache DIR] [--json]\n"
+            "                          [--icarus] [--gate] [--timing] [--build-dir DIR] [--cache DIR]\n"
+            "                          [--json]\n"
             "\n"
             "Builds the Verilated model of the generated pipeline, drives it with the\n"
             "stimulus lpmpipe sim gets, and compares every cycle: the cycle log and the\n"
@@ -58,6 +59,9 @@ static void help(FILE *fp)
             "  --gate                  also synthesise the iCE40 netlist (Yosys) and simulate\n"
             "                          it with Icarus against the cell models: its results\n"
             "                          must be the simulator's (small designs: seconds to minutes)\n"
+            "  --timing                then time both again on the same stimulus: the\n"
+            "                          simulator (sim --preload --timing --no-check) and the\n"
+            "                          model without its cycle log, CPU time, median of 3 each\n"
             "  --build-dir DIR         work folder (default: a temporary one, removed)\n"
             "  --cache DIR             reuse Verilator builds of the same Verilog (default:\n"
             "                          $LPMPIPE_RTL_CACHE when set)\n"
@@ -69,7 +73,7 @@ static int parse_opts(int argc, char **argv, lpm_verify_opts *v)
 {
     enum {
         O_IMAGE = LPM_OPT_FIRST_FREE, O_QUEUE, O_WIDTH, O_ROB, O_UPD, O_URATE,
-        O_CLOCK, O_MUT, O_VCD, O_ICARUS, O_BDIR, O_CACHE, O_JSON, O_HOP, O_PORTS, O_LOAD, O_READY, O_GATE, O_ICRC
+        O_CLOCK, O_MUT, O_VCD, O_ICARUS, O_BDIR, O_CACHE, O_JSON, O_HOP, O_PORTS, O_LOAD, O_READY, O_GATE, O_ICRC, O_TIMING
     };
     static const struct option lo[] = {
         { "image", required_argument, 0, O_IMAGE },      LPM_CLI_REQ_LONGOPTS,
@@ -83,6 +87,7 @@ static int parse_opts(int argc, char **argv, lpm_verify_opts *v)
         { "hop-cycles", required_argument, 0, O_HOP },   { "ports", required_argument, 0, O_PORTS },
         { "load", required_argument, 0, O_LOAD },        { "result-ready", required_argument, 0, O_READY },
         { "gate", no_argument, 0, O_GATE },              { "ignore-image-crc", no_argument, 0, O_ICRC },
+        { "timing", no_argument, 0, O_TIMING },
         { 0, 0, 0, 0 },
     };
     lpm_cli_req req;
@@ -107,6 +112,7 @@ static int parse_opts(int argc, char **argv, lpm_verify_opts *v)
         case O_VCD: v->vcd = optarg; break;
         case O_ICARUS: v->icarus = 1; break;
         case O_GATE: v->gate = 1; break;
+        case O_TIMING: v->timing = 1; break;
         case O_ICRC: v->ignore_crc = 1; break;
         case O_BDIR: v->bdir = optarg; break;
         case O_CACHE: v->cache = optarg; break;
@@ -144,22 +150,43 @@ static int parse_opts(int argc, char **argv, lpm_verify_opts *v)
     return -1;
 }
 
+/* --json: one object, "mismatches" last (scripts grep its end). */
+static void report_json(const lpm_verify_opts *v, const lpm_verify_run *r, uint64_t total)
+{
+    const lpm_rtl_cmp *c = &r->cmp;
+    const lpm_rtl_bubs *b = &r->bc;
+    printf("{\"lookups\":%zu,\"cycles\":%" PRIu64 ",\"bubbles\":{\"in_file\":%" PRIu64 ",\"applied\":%" PRIu64
+           ",\"left\":%" PRIu64 "},\"updates\":{\"in_file\":%" PRIu64 ",\"applied\":%" PRIu64 "},"
+           "\"cycle_mismatches\":%" PRIu64 ",\"result_mismatches\":%" PRIu64 ",\"reference_checked\":%" PRIu64
+           ",\"reference_mismatches\":%" PRIu64 ",",
+           r->keys.n, c->cycles, b->in_file, b->applied, b->in_file - b->applied, b->updates_in_file, b->updates_applied,
+           c->cycle_bad, c->result_bad, c->ref_checked, c->ref_bad);
+    printf("\"simulator\":{\"against\":\"%s\",\"checked\":%" PRIu64 ",\"mismatches\":%" PRIu64 ",\"swaps\":%" PRIu64
+           ",\"swaps_checked\":%" PRIu64 ",\"swap_crc_mismatches\":%" PRIu64 ",\"copy_violations\":%" PRIu64 "},",
+           r->sim.against, r->sim.checked, r->sim.mismatches, r->sim.swaps, r->sim.swaps_checked,
+           r->sim.swap_crc_mismatches, r->sim.copy_violations);
+    if (r->timing.runs)
+        printf("\"timing\":{\"runs\":%d,\"sim_cycles_per_s\":%.0f,\"rtl_cycles_per_s\":%.0f,\"ratio\":%.3f},",
+               r->timing.runs, r->timing.sim_cps, r->timing.rtl_cps, r->timing.sim_cps / r->timing.rtl_cps);
+    else
+        printf("\"timing\":null,");
+    printf("\"icarus\":%s,\"gate\":%s%s%s,\"mismatches\":%" PRIu64 "}\n",
+           v->icarus ? (c->icarus_bad ? "\"differs\"" : "\"same\"") : "null", r->gate_note ? "\"" : "",
+           r->gate_note ? r->gate_note : "null", r->gate_note ? "\"" : "", total);
+}
+
 static int report(const lpm_verify_opts *v, const lpm_verify_run *r)
 {
     const lpm_rtl_cmp *c = &r->cmp;
     const lpm_rtl_bubs *b = &r->bc;
     uint64_t total = lpm_rtl_cmp_total(c);
     if (v->json)
-        printf("{\"lookups\":%zu,\"cycles\":%" PRIu64 ",\"bubbles\":{\"in_file\":%" PRIu64 ",\"applied\":%" PRIu64
-               ",\"left\":%" PRIu64 "},\"updates\":{\"in_file\":%" PRIu64 ",\"applied\":%" PRIu64 "},"
-               "\"cycle_mismatches\":%" PRIu64 ",\"result_mismatches\":%" PRIu64 ",\"reference_checked\":%" PRIu64
-               ",\"reference_mismatches\":%" PRIu64 ",\"icarus\":%s,\"gate\":%s%s%s,\"mismatches\":%" PRIu64 "}\n",
-               r->keys.n, c->cycles, b->in_file, b->applied, b->in_file - b->applied, b->updates_in_file,
-               b->updates_applied, c->cycle_bad, c->result_bad, c->ref_checked, c->ref_bad,
-               v->icarus ? (c->icarus_bad ? "\"differs\"" : "\"same\"") : "null", r->gate_note ? "\"" : "",
-               r->gate_note ? r->gate_note : "null", r->gate_note ? "\"" : "", total);
+        report_json(v, r, total);
     else
         printf("%zu lookups, %" PRIu64 " cycles, %" PRIu64 " mismatches\n", r->keys.n, c->cycles, total);
+    if (r->timing.runs && !v->json)
+        printf("timing: simulator %.0f cycles/s, Verilated model %.0f cycles/s (CPU time, median of %d): %.1f x\n",
+               r->timing.sim_cps, r->timing.rtl_cps, r->timing.runs, r->timing.sim_cps / r->timing.rtl_cps);
     if (v->updates && !v->json)
         printf("updates: %" PRIu64 " of %" PRIu64 " simulated; bubbles: %" PRIu64 " applied, %" PRIu64
                " left of %" PRIu64 " in the file\n",
@@ -186,6 +213,8 @@ int lpm_rtl_cmd_verify(int argc, char **argv)
         return rc;
     lpm_verify_run r;
     rc = lpm_verify_run_all(&v, &r);
+    if (!rc && v.timing)
+        rc = lpm_verify_timing(&v, &r);
     if (!rc)
         rc = report(&v, &r);
     lpm_verify_run_free(&r);

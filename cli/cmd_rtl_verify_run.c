@@ -8,6 +8,7 @@
  * gate-level netlist). */
 #include <errno.h>
 #include <inttypes.h>
+#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -111,12 +112,13 @@ static int rm_rf(const char *dir)
     return lpm_rtl_run(argv, NULL, NULL, NULL);
 }
 
-/* The golden reference: lpmpipe sim on the same stimulus, writing its
- * cycle log (sim.log) and results (sim.csv) into the work folder. */
-static int run_sim(const lpm_verify_opts *v, const char *work)
+/* lpmpipe sim's arguments for this run's pipeline, request source,
+ * arrival rate, result port and bubble stream (the golden run and the
+ * timed runs alike): a[0..n), n returned; the strings live in sa. */
+int lpm_verify_sim_argv(const lpm_verify_opts *v, const char *trace, lpm_verify_simargs *sa, char **a)
 {
     const lpm_rtl_opts *o = &v->o;
-    char num[9][64], out[4200], errf[4200], simlog[4200], simres[4200];
+    char(*num)[64] = sa->num;
     lpm_rtl_fmt(num[0], sizeof num[0], "%u", o->hop);
     lpm_rtl_fmt(num[1], sizeof num[1], "%u", o->ports);
     lpm_rtl_fmt(num[2], sizeof num[2], "%u", o->queue);
@@ -126,21 +128,15 @@ static int run_sim(const lpm_verify_opts *v, const char *work)
     lpm_rtl_fmt(num[6], sizeof num[6], "%" PRIu64, v->count);
     lpm_rtl_fmt(num[7], sizeof num[7], "%" PRIu64, v->seed);
     lpm_rtl_fmt(num[8], sizeof num[8], "%.17g", v->load);
-    char ready[64];
-    lpm_rtl_fmt(ready, sizeof ready, "%.17g", v->ready);
-    lpm_rtl_fmt(out, sizeof out, "%s/sim.json", work);
-    lpm_rtl_fmt(errf, sizeof errf, "%s/sim.err", work);
-    lpm_rtl_fmt(simlog, sizeof simlog, "%s/sim.log", work);
-    lpm_rtl_fmt(simres, sizeof simres, "%s/sim.csv", work);
-    char *a[48];
+    lpm_rtl_fmt(num[9], sizeof num[9], "%.17g", v->ready);
     int n = 0;
     a[n++] = "/proc/self/exe";
     a[n++] = "sim";
     a[n++] = "--image";
     a[n++] = (char *)v->image;
-    if (v->trace) {
+    if (trace) {
         a[n++] = "--trace";
-        a[n++] = (char *)v->trace;
+        a[n++] = (char *)trace;
     } else {
         a[n++] = "--gen";
         a[n++] = (char *)v->gen;
@@ -157,16 +153,11 @@ static int run_sim(const lpm_verify_opts *v, const char *work)
     a[n++] = "--rob";
     a[n++] = "0";
     a[n++] = "--result-ready";
-    a[n++] = ready;
+    a[n++] = num[9];
     if (v->load > 0) {
         a[n++] = "--load";
         a[n++] = num[8];
     }
-    a[n++] = "--json";
-    a[n++] = "--cycle-log";
-    a[n++] = simlog;
-    a[n++] = "--results";
-    a[n++] = simres;
     if (v->updates) {
         a[n++] = "--updates";
         a[n++] = (char *)v->updates;
@@ -178,9 +169,30 @@ static int run_sim(const lpm_verify_opts *v, const char *work)
             a[n++] = "--update-rate";
             a[n++] = num[4];
         }
-    } else {
-        a[n++] = "--verify";
     }
+    a[n] = NULL;
+    return n;
+}
+
+/* The golden reference: lpmpipe sim on the same stimulus, writing its
+ * cycle log (sim.log) and results (sim.csv) into the work folder. */
+static int run_sim(const lpm_verify_opts *v, const char *work)
+{
+    char out[4200], errf[4200], simlog[4200], simres[4200];
+    lpm_rtl_fmt(out, sizeof out, "%s/sim.json", work);
+    lpm_rtl_fmt(errf, sizeof errf, "%s/sim.err", work);
+    lpm_rtl_fmt(simlog, sizeof simlog, "%s/sim.log", work);
+    lpm_rtl_fmt(simres, sizeof simres, "%s/sim.csv", work);
+    lpm_verify_simargs sa;
+    char *a[LPM_VERIFY_SIM_ARGS];
+    int n = lpm_verify_sim_argv(v, v->trace, &sa, a);
+    a[n++] = "--json";
+    a[n++] = "--cycle-log";
+    a[n++] = simlog;
+    a[n++] = "--results";
+    a[n++] = simres;
+    if (!v->updates)
+        a[n++] = "--verify";
     a[n] = NULL;
     int s = lpm_rtl_run(a, NULL, out, errf);
     if (s) {
@@ -203,15 +215,47 @@ static int run_sim(const lpm_verify_opts *v, const char *work)
     return 0;
 }
 
-/* The Verilated model on the same stimulus: rtl.log, rtl.res. */
-static int run_model(const lpm_verify_opts *v, const char *work, const char *rtl, const char *exe, lpm_rtl_cmp *cmp)
+/* The simulator's own checks from its --json output (sim.json): the
+ * answers it judged, the swaps and the copy rules (docs/cli-sim.md). */
+static int read_sim_checks(const char *work, lpm_verify_run *r)
+{
+    char path[4200];
+    lpm_rtl_fmt(path, sizeof path, "%s/sim.json", work);
+    json_error_t je;
+    json_t *root = json_load_file(path, 0, &je);
+    json_t *chk = json_object_get(root, "check"), *bub = json_object_get(root, "bubbles");
+    if (!json_is_object(chk)) {
+        lpm_cli_error(cmd, "%s:%d: the simulator's JSON has no check object%s%s", path, je.line,
+                      root ? "" : ": ", root ? "" : je.text);
+        json_decref(root);
+        return 1;
+    }
+    const char *ag = json_string_value(json_object_get(chk, "against"));
+    lpm_rtl_fmt(r->sim.against, sizeof r->sim.against, "%s", ag ? ag : "none");
+    r->sim.checked = (uint64_t)json_integer_value(json_object_get(chk, "checked"));
+    r->sim.mismatches = (uint64_t)json_integer_value(json_object_get(chk, "mismatches"));
+    r->sim.swaps_checked = (uint64_t)json_integer_value(json_object_get(chk, "swaps_checked"));
+    r->sim.swap_crc_mismatches = (uint64_t)json_integer_value(json_object_get(chk, "swap_crc_mismatches"));
+    r->sim.copy_violations = (uint64_t)json_integer_value(json_object_get(chk, "copy_violations"));
+    r->sim.swaps = (uint64_t)json_integer_value(json_object_get(bub, "swaps"));
+    json_decref(root);
+    return 0;
+}
+
+/* The Verilated model on the same stimulus: the cycle log (LOG in the work
+ * folder, or "-": none) and the results (RES), its stderr into ERR. */
+int lpm_verify_model(const lpm_verify_opts *v, const char *work, const char *rtl, const char *exe, const char *logname,
+                     const char *resname, const char *errname)
 {
     char k[4200], b[4200], errf[4200], vcdabs[4200], log[4200], res[4200], load[64], ready[64];
     lpm_rtl_fmt(k, sizeof k, "%s/keys.hex", work);
     lpm_rtl_fmt(b, sizeof b, "%s/bubbles.txt", work);
-    lpm_rtl_fmt(errf, sizeof errf, "%s/tb.err", work);
-    lpm_rtl_fmt(log, sizeof log, "%s/rtl.log", work);
-    lpm_rtl_fmt(res, sizeof res, "%s/rtl.res", work);
+    lpm_rtl_fmt(errf, sizeof errf, "%s/%s", work, errname);
+    if (strcmp(logname, "-"))
+        lpm_rtl_fmt(log, sizeof log, "%s/%s", work, logname);
+    else
+        lpm_rtl_fmt(log, sizeof log, "-");
+    lpm_rtl_fmt(res, sizeof res, "%s/%s", work, resname);
     lpm_rtl_fmt(load, sizeof load, "%.17g", v->load);
     lpm_rtl_fmt(ready, sizeof ready, "%.17g", v->ready);
     if (v->vcd && v->vcd[0] != '/') {
@@ -230,7 +274,6 @@ static int run_model(const lpm_verify_opts *v, const char *work, const char *rtl
         lpm_rtl_show_tail(errf, 8);
         return 1;
     }
-    (void)cmp;
     return 0;
 }
 
@@ -276,7 +319,7 @@ int lpm_verify_run_all(const lpm_verify_opts *v, lpm_verify_run *r)
         return rc;
     }
     lpm_rtl_fmt(simres, sizeof simres, "%s/sim.csv", r->work);
-    if ((rc = run_sim(v, r->work)))
+    if ((rc = run_sim(v, r->work)) || (rc = read_sim_checks(r->work, r)))
         return rc;
     if ((rc = read_stimulus(simres, lpm_image_family(r->img), r->work, &r->keys, &err))) {
         lpm_cli_error(cmd, "%s", err.msg);
@@ -299,7 +342,7 @@ int lpm_verify_run_all(const lpm_verify_opts *v, lpm_verify_run *r)
         fprintf(mf, "%s\n", exe);
         fclose(mf);
     }
-    if ((rc = run_model(v, r->work, rtl, exe, &r->cmp)))
+    if ((rc = lpm_verify_model(v, r->work, rtl, exe, "rtl.log", "rtl.res", "tb.err")))
         return rc;
     char simlog[4200], rtllog[4200], rtlres[4200];
     lpm_rtl_fmt(simlog, sizeof simlog, "%s/sim.log", r->work);
@@ -324,6 +367,8 @@ int lpm_verify_run_all(const lpm_verify_opts *v, lpm_verify_run *r)
         lpm_cli_error(cmd, "%s", err.msg);
         return rc;
     }
+    lpm_rtl_fmt(r->rtl, sizeof r->rtl, "%s", rtl);
+    lpm_rtl_fmt(r->exe, sizeof r->exe, "%s", exe);
     return LPM_OK;
 }
 

@@ -103,50 +103,62 @@ static ALWAYS_INLINE void batch_v6_body(const lpm_poptrie *t, const lpm_addr *a,
 #undef GM
 }
 
-/* IPv4: almost every lookup ends in the first node (the direct array
- * covers /18, a node /19../24), so the two steps are fused for every lane
- * with no compaction: pass A reads a group's direct entries and prefetches
- * their nodes (node 0, a blank, for entries that are leaves), pass B,
- * one group later, answers from the node or the entry by a select. The
- * few lookups that go deeper are listed and walked after the group. */
-static ALWAYS_INLINE void v4_pass_b(const lpm_poptrie *t, const lpm_addr *a, unsigned m, const uint32_t *D,
+/* IPv4: two passes over groups of G4 addresses, one group apart. Pass A
+ * reads each address's /19 word (prefetched one group before), counts its
+ * run and prefetches the run's entry (mleaf[0], the pad, for a block of
+ * one entry); pass B reads the entries and answers. The few direct entries
+ * that are nodes (prefixes longer than /24) are walked after the group.
+ * Masks, not branches: which case a lane takes is as random as the
+ * address. */
+#define G4 32
+
+static ALWAYS_INLINE void v4_pass_a(const lpm_poptrie *t, const lpm_addr *a, const lpm_addr *ahead, unsigned mahead,
+                                    uint32_t *I, uint32_t *E, unsigned lw)
+{
+    const uint64_t *mid = t->mid;
+    for (unsigned i = 0; i < G4; i++) {
+        if (i < mahead)
+            __builtin_prefetch(&mid[ahead[i].hi >> (64 - LPM_PT_MID_BITS)]);
+        uint64_t hi = a[i].hi, e = mid[hi >> (64 - LPM_PT_MID_BITS)];
+        uint32_t bm = (uint32_t)(e >> 32), v = (uint32_t)(hi >> (64 - LPM_PT_S4)) & 31;
+        uint32_t runs = -(uint32_t)(bm != 0);
+        uint32_t k = ((uint32_t)e + (uint32_t)__builtin_popcountll(bm & ((2ULL << v) - 1)) - 1) & runs;
+        __builtin_prefetch((const char *)t->mleaf + (size_t)k * lw);
+        I[i] = k;
+        E[i] = (uint32_t)e & ~runs;
+    }
+}
+
+static ALWAYS_INLINE void v4_pass_b(const lpm_poptrie *t, const lpm_addr *a, const uint32_t *I, const uint32_t *E,
                                     uint32_t *nh, unsigned lw)
 {
-    const lpm_pt_node *nodes = t->nodes;
-    const void *leaves = t->leaves;
-    uint8_t deep[G];
+    const void *mleaf = t->mleaf;
+    uint8_t deep[G4];
     unsigned nd = 0;
-    for (unsigned i = 0; i < m; i++) {
-        uint32_t d = D[i], isnode = d >> 31;
-        /* Masks, not branches: whether the entry is a node is as random as
-         * the address. */
-        const lpm_pt_node *p = &nodes[d & ~LPM_PT_DIR_NODE & -isnode];
-        unsigned v = (unsigned)(a[i].hi >> 40) & 63;
-        uint64_t msk = (2ULL << v) - 1;
-        uint32_t r = lpm_pt_leaf_get(leaves, p, __builtin_popcountll(p->leafvec & msk) - 1, lw);
-        nh[i] = ((d - 1) & (isnode - 1)) | (r & -isnode);
+    for (unsigned i = 0; i < G4; i++) {
+        uint32_t d = lpm_pt_run(mleaf, I[i], lw) | E[i]; /* one of the two is 0 */
+        nh[i] = d - 1;
         deep[nd] = (uint8_t)i;
-        nd += isnode & (unsigned)(p->vec >> v);
+        nd += d >> 31;
     }
     for (unsigned k = 0; k < nd; k++)
         nh[deep[k]] = lpm_pt_walk(t, a[deep[k]].hi, 0);
 }
 
-static ALWAYS_INLINE void batch_v4_body(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n,
-                                        unsigned lw)
+static ALWAYS_INLINE void batch_v4_body(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n, unsigned lw)
 {
-    uint32_t D[2][G];
-    size_t ng = (n + G - 1) / G;
-#define GM(g) ((unsigned)(n - (g) * G < G ? n - (g) * G : G))
+    uint32_t I[2][G4], E[2][G4];
+    size_t ng = n / G4;
     if (ng)
-        lpm_pt_v4_pass_a(t, a, GM(0), a, 0, D[0]);
+        v4_pass_a(t, a, a, 0, I[0], E[0], lw);
     for (size_t g = 0; g < ng; g++) {
         if (g + 1 < ng)
-            lpm_pt_v4_pass_a(t, a + (g + 1) * G, GM(g + 1), g + 2 < ng ? a + (g + 2) * G : a, g + 2 < ng ? GM(g + 2) : 0,
-                      D[(g + 1) & 1]);
-        v4_pass_b(t, a + g * G, GM(g), D[g & 1], nh + g * G, lw);
+            v4_pass_a(t, a + (g + 1) * G4, g + 2 < ng ? a + (g + 2) * G4 : a, g + 2 < ng ? G4 : 0, I[(g + 1) & 1],
+                      E[(g + 1) & 1], lw);
+        v4_pass_b(t, a + g * G4, I[g & 1], E[g & 1], nh + g * G4, lw);
     }
-#undef GM
+    for (size_t i = ng * G4; i < n; i++)
+        nh[i] = lpm_pt_walk(t, a[i].hi, 0);
 }
 
 /* The batches for each family and leaf width, plain and (where the CPU
@@ -194,8 +206,8 @@ void lpm_pt_batch_portable(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh
 
 static void pick(lpm_poptrie *t)
 {
-    if (lpm_pt_avx512_usable())
-        t->batch = t->family == LPM_AF_INET ? lpm_pt_batch_v4_avx512 : lpm_pt_batch_v6_avx512;
+    if (t->family != LPM_AF_INET && lpm_pt_avx512_usable())
+        t->batch = lpm_pt_batch_v6_avx512;
     else
         t->batch = portable(t);
 }
@@ -207,6 +219,25 @@ static void op_destroy(void *s)
         return;
     lpm_pt_release(t);
     free(t);
+}
+
+/* Rebuilds the lookup structure from the control-plane trie with 32-bit
+ * leaves (a next hop or IPv4 node index 16 bits cannot hold). */
+static int widen(lpm_poptrie *t, lpm_err *err)
+{
+    lpm_pt_release_lookup(t);
+    int rc = lpm_pt_init(t, t->family, 4, err);
+    if (!rc)
+        rc = lpm_pt_apply(t, NULL, err);
+    pick(t);
+    return rc;
+}
+
+/* lpm_pt_apply, widening when it asks for it. */
+static int apply(lpm_poptrie *t, const lpm_pt_change *ch, lpm_err *err)
+{
+    int rc = lpm_pt_apply(t, ch, err);
+    return rc == LPM_PT_WIDEN ? widen(t, err) : rc;
 }
 
 static int op_build(void **state, const lpm_fib *fib, lpm_err *err)
@@ -228,7 +259,7 @@ static int op_build(void **state, const lpm_fib *fib, lpm_err *err)
             rc = lpm_err_set(err, LPM_EFAIL, "out of memory");
     }
     if (!rc)
-        rc = lpm_pt_apply(t, NULL, err);
+        rc = apply(t, NULL, err);
     if (rc) {
         op_destroy(t);
         return rc;
@@ -270,16 +301,10 @@ static int op_add(void *s, const lpm_prefix *p, uint32_t nh, lpm_err *err)
         return lpm_err_set(err, LPM_EFAIL, "out of memory");
     if (old == nh)
         return LPM_OK;
-    if (t->lw == 2 && nh > LPM_PT_NH16_MAX) {
-        /* A next hop 16-bit leaves cannot hold: rebuild with 32-bit ones. */
-        lpm_pt_release_lookup(t);
-        if ((rc = lpm_pt_init(t, t->family, 4, err)) == LPM_OK)
-            rc = lpm_pt_apply(t, NULL, err);
-        pick(t);
-        return rc;
-    }
+    if (t->lw == 2 && nh > LPM_PT_NH16_MAX)
+        return widen(t, err); /* a next hop 16-bit leaves cannot hold */
     lpm_pt_change ch = { p->addr, p->len };
-    return lpm_pt_apply(t, &ch, err);
+    return apply(t, &ch, err);
 }
 
 static int op_del(void *s, const lpm_prefix *p, lpm_err *err)
@@ -291,21 +316,22 @@ static int op_del(void *s, const lpm_prefix *p, lpm_err *err)
     if (lpm_ptrib_del(&t->rib, p) == LPM_NH_NONE)
         return LPM_OK;
     lpm_pt_change ch = { p->addr, p->len };
-    return lpm_pt_apply(t, &ch, err);
+    return apply(t, &ch, err);
 }
 
-/* The direct array, the nodes and leaves in use (blocks on the free lists
- * are left out; updates reuse them). */
+/* The direct array (IPv4: its /19 words and runs), the nodes and leaves
+ * in use (blocks on the free lists are left out; updates reuse them). */
 static size_t op_memory(const void *s)
 {
     const lpm_poptrie *t = s;
-    return ((size_t)1 << t->s) * sizeof *t->dir + (t->top ? ((size_t)1 << 16) * sizeof *t->top : 0) + (t->nused - t->nfree_elems) * sizeof(lpm_pt_node) +
-           (t->lused - t->lfree_elems) * t->lw;
+    size_t dir = t->mid ? ((size_t)1 << LPM_PT_MID_BITS) * sizeof *t->mid + (t->mused - t->mfree_elems) * t->lw
+                        : ((size_t)1 << t->s) * sizeof *t->dir + ((size_t)1 << 16) * sizeof *t->top;
+    return dir + (t->nused - t->nfree_elems) * sizeof(lpm_pt_node) + (t->lused - t->lfree_elems) * t->lw;
 }
 
 const lpm_engine_ops lpm_engine_poptrie = {
     .name = "poptrie",
-    .summary = "Poptrie: 2^18 (IPv6 2^24) direct array, 64-way popcount nodes, compressed leaves",
+    .summary = "Poptrie: 2^24 direct entries (IPv4 compressed by /19), 64-way popcount nodes, compressed leaves",
     .families = LPM_ENGINE_V4 | LPM_ENGINE_V6,
     .build = op_build,
     .lookup = op_lookup,

@@ -1,7 +1,8 @@
 /* The poptrie engine (docs/cpu-engines.md): a multiway trie after Asai and
  * Ohara's Poptrie (SIGCOMM 2015), written from the paper. The top s key
- * bits index a direct array (s = 18 for IPv4, 24 for IPv6). Below it, a
- * node of 64 positions consumes 6 key bits and holds two 64-bit bitmaps:
+ * bits index a direct array (s = 24 for IPv4 and IPv6; the IPv4 one is
+ * stored compressed, below). Below it, a node of 64 positions consumes 6
+ * key bits and holds two 64-bit bitmaps:
  * `vec` marks the positions that continue into a child, `leafvec` the
  * positions where a new run of equal leaves begins. A node's children are
  * contiguous (from base1), so a popcount of `vec` below the key's position
@@ -15,7 +16,17 @@
  * whose prefixes all carry the next hop it inherits is a leaf, not a
  * node.
  *
- * IPv4 levels take 6 bits (18, 24, 30). IPv6 levels take 8 bits (24, 32,
+ * IPv4: the 2^24 direct entries (one per /24) are kept compressed in
+ * blocks of 32 (a /19), the same way a node keeps its leaves: `mid` has
+ * one 64-bit word per /19, a 32-bit bitmap of where runs of equal direct
+ * entries start and the index of the block's runs in `mleaf` (or, bitmap
+ * 0, the one entry of the whole /19 itself). A lookup reads the word, a
+ * popcount gives the run, and one more load the direct entry: two lines
+ * for almost every address (prefixes up to /24), where the 2^18 array and
+ * a node took two or three, and fewer instructions. Nodes start below /24
+ * (levels 24, 30).
+ *
+ * IPv6 levels take 8 bits (24, 32,
  * ..., 120: a /32 ends on the first level, a /48 on the third): a level
  * node is then 4 consecutive 64-position nodes, the top 2 of its 8 bits
  * pick one, and children are counted in whole level nodes.
@@ -33,13 +44,15 @@
 
 #define LPM_PT_DIR_NODE 0x80000000u  /* direct entry: node index follows */
 
-/* Direct-pointing bits: IPv4 18 (a 1 MiB array, then one 6-bit level to
- * /24); IPv6 24, so that 8-bit levels end on /32, /40 and /48, where most
- * IPv6 prefixes are, one level fewer for each than from 16. */
+/* Direct-pointing bits: IPv4 24 (compressed by /19: 2^19 words of 8
+ * bytes, 4 MiB, and the runs); IPv6 24, so that 8-bit levels end on /32,
+ * /40 and /48, where most IPv6 prefixes are, one level fewer for each
+ * than from 16. */
 #ifndef LPM_PT_S6
 #define LPM_PT_S6 24
 #endif
-#define LPM_PT_S4 18
+#define LPM_PT_S4 24
+#define LPM_PT_MID_BITS 19   /* IPv4: a compressed block per /19, 32 direct entries */
 
 #define LPM_PT_LEAF_BYTES 40   /* leaves kept in the node: 10 of 32 bits or 20 of 16 */
 #define LPM_PT_NH16_MAX 0x7FFE /* 16-bit leaves hold next hops up to this; 0xFFFF: none */
@@ -73,6 +86,14 @@ struct lpm_poptrie {
      * them in no route) stays in a 256 KiB array instead of missing the
      * cache in the 64 MiB one. */
     uint32_t *top;
+    /* IPv4 only (else NULL; dir is then NULL): the direct entries in
+     * blocks of 32, one word per block: bitmap << 32 | first run in
+     * mleaf, or (bitmap 0) the block's one entry. mleaf[0] is a pad that
+     * stays 0, so a lane that needs no run can read it. */
+    uint64_t *mid;
+    void *mleaf;                         /* runs of lw bytes (16-bit: see lpm_pt_run) */
+    uint32_t mused, mcap, mfree[33];     /* mleaf pool: top, size, free blocks by size */
+    size_t mfree_elems;
     lpm_pt_node *nodes;
     unsigned lw, inl;         /* leaf width in bytes (2 or 4), leaves inline */
     void *leaves;             /* external leaves, lw bytes each */
@@ -90,28 +111,37 @@ typedef struct lpm_pt_change {
 } lpm_pt_change;
 
 /* The batch lookup in C (with the popcount instruction where the CPU has
- * it, chosen at run time), and the ones with AVX-512 (poptrie_avx512.c),
- * which builds install where lpm_pt_avx512_usable(). */
+ * it, chosen at run time), and the IPv6 one with AVX-512
+ * (poptrie_avx512.c), which builds install where lpm_pt_avx512_usable().
+ * IPv4 has no AVX-512 batch: its two loads per lookup leave too little
+ * for vectors to win (docs/cpu-engines.md). */
 void lpm_pt_batch_portable(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n);
 int lpm_pt_avx512_usable(void);
-void lpm_pt_batch_v4_avx512(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n);
 void lpm_pt_batch_v6_avx512(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n);
 
-/* IPv4 batch pass A (poptrie.c and poptrie_avx512.c): reads the direct
- * entries of a group of m addresses into D and prefetches their first
- * nodes (node 0, a blank, for entries that are leaves), and prefetches the
- * direct entries of the next group (ahead, mahead addresses). */
-static inline __attribute__((always_inline)) void lpm_pt_v4_pass_a(const lpm_poptrie *t, const lpm_addr *a,
-                                                                   unsigned m, const lpm_addr *ahead,
-                                                                   unsigned mahead, uint32_t *D)
+/* IPv4 runs are direct entries of the leaves' width: 32-bit as they are;
+ * 16-bit (every next hop <= LPM_PT_NH16_MAX) with bit 15 for bit 31, so
+ * node indices up to 0x7FFF (lpm_pt_apply returns LPM_PT_WIDEN for a
+ * larger one: the caller rebuilds with 32-bit leaves). */
+#define LPM_PT_WIDEN 100
+#define LPM_PT_RUN16_NODE_MAX 0x7FFFu
+
+static inline __attribute__((always_inline)) uint32_t lpm_pt_run(const void *mleaf, uint32_t k, unsigned lw)
 {
-    for (unsigned i = 0; i < m; i++) {
-        if (i < mahead)
-            __builtin_prefetch(&t->dir[ahead[i].hi >> 46]);
-        uint32_t d = t->dir[a[i].hi >> 46];
-        D[i] = d;
-        __builtin_prefetch(&t->nodes[d & ~LPM_PT_DIR_NODE & -(d >> 31)]);
-    }
+    if (lw == 4)
+        return ((const uint32_t *)mleaf)[k];
+    uint32_t v = ((const uint16_t *)mleaf)[k];
+    return (v & 0x7FFF) | (v & 0x8000) << 16;
+}
+
+/* IPv4: the direct entry of key word hi, from its /19 block (mid). */
+static inline __attribute__((always_inline)) uint32_t lpm_pt_v4_entry(const lpm_poptrie *t, uint64_t hi)
+{
+    uint64_t e = t->mid[hi >> (64 - LPM_PT_MID_BITS)];
+    uint32_t bm = (uint32_t)(e >> 32), v = (uint32_t)(hi >> (64 - LPM_PT_S4)) & 31;
+    if (!bm)
+        return (uint32_t)e;
+    return lpm_pt_run(t->mleaf, (uint32_t)e + (uint32_t)__builtin_popcountll(bm & ((2ULL << v) - 1)) - 1, t->lw);
 }
 
 /* IPv6: where the direct entry of key word hi is read: the top array's
@@ -131,7 +161,9 @@ void lpm_pt_release(lpm_poptrie *t);
 void lpm_pt_release_lookup(lpm_poptrie *t);
 
 /* Recomputes the direct entries (and the nodes below them) that a change
- * can reach, from the control-plane trie; ch NULL rebuilds everything. */
+ * can reach, from the control-plane trie; ch NULL rebuilds everything.
+ * LPM_PT_WIDEN (no message): 16-bit IPv4 runs cannot hold a node index;
+ * the trie is half-updated and must be rebuilt with 32-bit leaves. */
 int lpm_pt_apply(lpm_poptrie *t, const lpm_pt_change *ch, lpm_err *err);
 
 #endif

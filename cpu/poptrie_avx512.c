@@ -1,13 +1,10 @@
-/* The poptrie batches with AVX-512 (poptrie.h). IPv4: the same two passes
- * as the portable batch (poptrie.c), the second one eight lanes at a time.
- * Pass A, scalar, reads a group's direct entries and prefetches their
- * nodes one group ahead; pass B then finds all eight lanes' positions with
- * variable shifts, counts with VPOPCNTQ and gathers bitmaps and leaves from
- * lines that are already in L1 (gathers that miss the cache are slow on
- * Zen 4; these do not). Lanes that go below the first node (rare) are
- * looked up one by one afterwards. Chosen at build time where the CPU has
- * AVX-512F/VL/DQ/BW and VPOPCNTDQ; compiled for any x86-64 with GCC or
- * Clang. */
+/* The IPv6 poptrie batch with AVX-512 (poptrie.h): lanes walk level by
+ * level eight at a time, counting with VPOPCNTQ and gathering bitmaps and
+ * leaves from lines prefetched the level before (gathers that miss the
+ * cache are slow on Zen 4; these do not). Chosen at run time where the
+ * CPU has AVX-512F/VL/DQ/BW and VPOPCNTDQ; compiled for any x86-64 with
+ * GCC or Clang. (IPv4's two loads per lookup are done in scalar code,
+ * poptrie.c.) */
 #include "poptrie.h"
 #include "poptrie_walk.h"
 
@@ -16,7 +13,6 @@
 #include <immintrin.h>
 
 #define AVX512 __attribute__((target("avx512f,avx512dq,avx512vl,avx512bw,avx512vpopcntdq,popcnt,bmi2")))
-#define GRP 32   /* 64 put more prefetches in flight than the core keeps (docs/cpu-engines.md) */
 
 int lpm_pt_avx512_usable(void)
 {
@@ -24,111 +20,6 @@ int lpm_pt_avx512_usable(void)
     return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
            __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw") &&
            __builtin_cpu_supports("avx512vpopcntdq");
-}
-
-/* Lanes whose leaf lies in the external array (a node with more runs
- * than it holds inline): pass B notes where and prefetches the line, and
- * the leaf is read one group later, so that miss overlaps the next
- * group's work instead of stalling this one. */
-typedef struct far_list {
-    uint32_t off[GRP + 8];   /* byte offset of the leaf in t->leaves */
-    uint32_t lane[GRP + 8];  /* lane in the group */
-    unsigned n;
-} far_list;
-
-/* Eight lanes: a[0..8), direct entries D[0..8), answers nh[0..8) (lane
- * numbers from base in the group); leaves of lw bytes (a 16-bit one is
- * read as the low half of a 32-bit word and sign-extended: the pools keep
- * a spare element at the end for that). */
-static inline __attribute__((always_inline)) AVX512 void pass_b8(const lpm_poptrie *t, const lpm_addr *a,
-                                                                 const uint32_t *D, uint32_t *nh, unsigned lw,
-                                                                 unsigned base, far_list *F)
-{
-    const __m512i pick_hi = _mm512_set_epi64(14, 12, 10, 8, 6, 4, 2, 0);
-    const __m512i one = _mm512_set1_epi64(1), two = _mm512_set1_epi64(2), n63 = _mm512_set1_epi64(63);
-    const __m512i ninl = _mm512_set1_epi64(LPM_PT_LEAF_BYTES / lw);
-    const int lsh = lw == 2 ? 1 : 2;
-    const char *nodes = (const char *)t->nodes;
-    __m256i d = _mm256_loadu_si256((const __m256i *)D);
-    __mmask8 k = _mm256_movepi32_mask(d);
-    __m512i off = _mm512_slli_epi64(
-        _mm512_maskz_cvtepu32_epi64(k, _mm256_and_si256(d, _mm256_set1_epi32(0x7FFFFFFF))), 6);
-    __m512i hi = _mm512_permutex2var_epi64(_mm512_loadu_si512((const void *)a), pick_hi,
-                                           _mm512_loadu_si512((const void *)(a + 4)));
-    __m512i v = _mm512_and_si512(_mm512_srli_epi64(hi, 40), n63);
-    __m512i msk = _mm512_sub_epi64(_mm512_sllv_epi64(two, v), one);
-    __m512i vec = _mm512_mask_i64gather_epi64(_mm512_setzero_si512(), k, off, nodes, 1);
-    __m512i lvec = _mm512_mask_i64gather_epi64(_mm512_setzero_si512(), k, off, nodes + 8, 1);
-    __m512i lk = _mm512_sub_epi64(_mm512_popcnt_epi64(_mm512_and_si512(lvec, msk)), one);
-    __mmask8 deep = _mm512_mask_test_epi64_mask(k, _mm512_srlv_epi64(vec, v), one);
-    __mmask8 end = (__mmask8)(k & ~deep), inl = _mm512_mask_cmplt_epi64_mask(end, lk, ninl);
-    __m256i leaf = _mm512_mask_i64gather_epi32(_mm256_setzero_si256(), inl,
-                                               _mm512_add_epi64(off, _mm512_slli_epi64(lk, lsh)), nodes + 24, 1);
-    __mmask8 far = (__mmask8)(end & ~inl);
-    /* Compressed in registers, stored whole (the list has room for 8
-     * more): a compress straight to memory is slow on Zen 4. */
-    __m512i b0 = _mm512_cvtepu32_epi64(_mm512_mask_i64gather_epi32(_mm256_setzero_si256(), far, off, nodes + 20, 1));
-    __m512i li = _mm512_slli_epi64(_mm512_sub_epi64(_mm512_add_epi64(b0, lk), ninl), lsh);
-    _mm256_storeu_si256((__m256i *)&F->off[F->n], _mm256_maskz_compress_epi32(far, _mm512_cvtepi64_epi32(li)));
-    _mm256_storeu_si256((__m256i *)&F->lane[F->n],
-                        _mm256_maskz_compress_epi32(far, _mm256_add_epi32(_mm256_set1_epi32((int)base),
-                                                                          _mm256_set_epi32(7, 6, 5, 4, 3, 2, 1, 0))));
-    F->n += (unsigned)__builtin_popcount(far);
-    if (lw == 2)
-        leaf = _mm256_srai_epi32(_mm256_slli_epi32(leaf, 16), 16);
-    __m256i res = _mm256_mask_blend_epi32(end, _mm256_sub_epi32(d, _mm256_set1_epi32(1)), leaf);
-    _mm256_storeu_si256((__m256i *)nh, res);
-    for (unsigned g = deep; g; g &= g - 1) {
-        unsigned i = (unsigned)__builtin_ctz(g);
-        nh[i] = lpm_pt_walk(t, a[i].hi, a[i].lo);
-    }
-}
-
-/* The external leaves pass B noted for a group (nh: the group's answers). */
-static inline __attribute__((always_inline)) void pass_c(const lpm_poptrie *t, const far_list *F, uint32_t *nh,
-                                                         unsigned lw)
-{
-    const char *leaves = t->leaves;
-    for (unsigned i = 0; i < F->n; i++)
-        nh[F->lane[i]] = lw == 2 ? (uint32_t)(int32_t) * (const int16_t *)(leaves + F->off[i])
-                                 : *(const uint32_t *)(leaves + F->off[i]);
-}
-
-static inline __attribute__((always_inline)) AVX512 void batch(const lpm_poptrie *t, const lpm_addr *a,
-                                                               uint32_t *nh, size_t n, unsigned lw)
-{
-    uint32_t D[2][GRP];
-    far_list F[2];
-    size_t ng = n / GRP;
-    const char *leaves = t->leaves;
-    F[0].n = F[1].n = 0;
-    if (ng)
-        lpm_pt_v4_pass_a(t, a, GRP, a, 0, D[0]);
-    for (size_t g = 0; g < ng; g++) {
-        far_list *f = &F[g & 1];
-        if (g + 1 < ng)
-            lpm_pt_v4_pass_a(t, a + (g + 1) * GRP, GRP, g + 2 < ng ? a + (g + 2) * GRP : a, g + 2 < ng ? GRP : 0,
-                   D[(g + 1) & 1]);
-        f->n = 0;
-        for (unsigned i = 0; i < GRP; i += 8)
-            pass_b8(t, a + g * GRP + i, D[g & 1] + i, nh + g * GRP + i, lw, i, f);
-        for (unsigned i = 0; i < f->n; i++)
-            __builtin_prefetch(leaves + f->off[i]);
-        if (g)
-            pass_c(t, &F[(g - 1) & 1], nh + (g - 1) * GRP, lw);
-    }
-    if (ng)
-        pass_c(t, &F[(ng - 1) & 1], nh + (ng - 1) * GRP, lw);
-    for (size_t i = ng * GRP; i < n; i++)
-        nh[i] = lpm_pt_walk(t, a[i].hi, a[i].lo);
-}
-
-AVX512 void lpm_pt_batch_v4_avx512(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n)
-{
-    if (t->lw == 2)
-        batch(t, a, nh, n, 2);
-    else
-        batch(t, a, nh, n, 4);
 }
 
 /* ---- IPv6 ----
@@ -276,15 +167,10 @@ int lpm_pt_avx512_usable(void)
     return 0;
 }
 
-void lpm_pt_batch_v4_avx512(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n)
+void lpm_pt_batch_v6_avx512(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         nh[i] = lpm_pt_walk(t, a[i].hi, a[i].lo);
-}
-
-void lpm_pt_batch_v6_avx512(const lpm_poptrie *t, const lpm_addr *a, uint32_t *nh, size_t n)
-{
-    lpm_pt_batch_v4_avx512(t, a, nh, n);
 }
 
 #endif

@@ -107,6 +107,36 @@ static void leaves_release(lpm_poptrie *t, uint32_t i, unsigned k)
     t->lfree_elems += k;
 }
 
+/* IPv4 runs (mleaf, lw bytes each): blocks of 2..32 direct entries, free
+ * blocks chained through their first 4 bytes; index 0 is the pad. */
+static void *run_at(const lpm_poptrie *t, uint32_t i)
+{
+    return (char *)t->mleaf + (size_t)i * t->lw;
+}
+
+static uint32_t runs_alloc(lpm_poptrie *t, unsigned k)
+{
+    uint32_t i = t->mfree[k];
+    if (i) {
+        memcpy(&t->mfree[k], run_at(t, i), sizeof i);
+        t->mfree_elems -= k;
+        return i;
+    }
+    if (grow(&t->mleaf, &t->mcap, (size_t)t->mused + (k < 2 ? 2 : k), t->lw))
+        return UINT32_MAX;
+    i = t->mused;
+    t->mused += k;
+    return i;
+}
+
+static void runs_release(lpm_poptrie *t, uint32_t i, unsigned k)
+{
+    memcpy(run_at(t, i), &t->mfree[k], sizeof i);
+    t->mfree[k] = i;
+    t->mfree_elems += k;
+}
+
+#define MID_N ((size_t)1 << LPM_PT_MID_BITS)
 #define TOP_N ((size_t)1 << 16)
 
 int lpm_pt_init(lpm_poptrie *t, int family, unsigned lw, lpm_err *err)
@@ -117,13 +147,19 @@ int lpm_pt_init(lpm_poptrie *t, int family, unsigned lw, lpm_err *err)
     t->s = family == LPM_AF_INET ? LPM_PT_S4 : LPM_PT_S6;
     t->k = family == LPM_AF_INET ? 6 : 8;
     t->seg = 1u << (t->k - 6);
-    t->dir = lpm_huge_alloc(((size_t)1 << t->s) * sizeof *t->dir);
-    t->top = family == LPM_AF_INET ? NULL : lpm_huge_alloc(TOP_N * sizeof *t->top);
-    if (family != LPM_AF_INET && !t->top)
-        return lpm_err_set(err, LPM_EFAIL, "out of memory");
+    if (family == LPM_AF_INET) {
+        t->mid = lpm_huge_alloc(MID_N * sizeof *t->mid);
+        if (!t->mid || runs_alloc(t, 1) != 0)
+            return lpm_err_set(err, LPM_EFAIL, "out of memory");
+    } else {
+        t->dir = lpm_huge_alloc(((size_t)1 << t->s) * sizeof *t->dir);
+        t->top = lpm_huge_alloc(TOP_N * sizeof *t->top);
+        if (!t->dir || !t->top)
+            return lpm_err_set(err, LPM_EFAIL, "out of memory");
+    }
     /* leaves[0] is a pad, so an empty external block (index 0) is never
      * a real one. */
-    if (!t->dir || (!t->rib.n && lpm_ptrib_init(&t->rib)) || leaves_alloc(t, 1) != 0 || nodes_alloc(t, 1) != 0)
+    if ((!t->rib.n && lpm_ptrib_init(&t->rib)) || leaves_alloc(t, 1) != 0 || nodes_alloc(t, 1) != 0)
         return lpm_err_set(err, LPM_EFAIL, "out of memory");
     /* Node 0 is a blank that the IPv4 batch reads for lookups the direct
      * array answers (instead of branching around the node step). */
@@ -133,7 +169,16 @@ int lpm_pt_init(lpm_poptrie *t, int family, unsigned lw, lpm_err *err)
 
 void lpm_pt_release_lookup(lpm_poptrie *t)
 {
-    lpm_huge_free(t->dir, ((size_t)1 << t->s) * sizeof *t->dir);
+    if (t->dir)
+        lpm_huge_free(t->dir, ((size_t)1 << t->s) * sizeof *t->dir);
+    if (t->mid)
+        lpm_huge_free(t->mid, MID_N * sizeof *t->mid);
+    lpm_huge_free(t->mleaf, (size_t)t->mcap * t->lw);
+    t->mid = NULL;
+    t->mleaf = NULL;
+    t->mused = t->mcap = 0;
+    memset(t->mfree, 0, sizeof t->mfree);
+    t->mfree_elems = 0;
     if (t->top)
         lpm_huge_free(t->top, TOP_N * sizeof *t->top);
     t->top = NULL;
@@ -373,11 +418,88 @@ static int node_update(lpm_poptrie *t, uint32_t slot, int had_old, uint32_t r, u
 
 /* ---- the direct array ---- */
 
-static int set_dir(lpm_poptrie *t, uint32_t e, uint32_t r, uint32_t nh, int blen, const lpm_pt_change *ch)
+/* Where set_dir reads and writes direct entries: the array itself
+ * (IPv6), or for IPv4 one /19 block at a time, expanded into e[] and
+ * compressed back into mid and mleaf when the walk moves on (entries are
+ * visited in increasing order, so each block is expanded once). */
+typedef struct dir_view {
+    uint32_t blk;           /* the block in e[] (live) */
+    int live, rc;
+    uint32_t e[32], was[32];
+} dir_view;
+
+static void block_expand(const lpm_poptrie *t, uint32_t b, uint32_t *e)
+{
+    uint64_t w = t->mid[b];
+    uint32_t bm = (uint32_t)(w >> 32), k = (uint32_t)w;
+    for (unsigned j = 0; j < 32; j++) {
+        k += bm >> j & (j > 0);
+        e[j] = bm ? lpm_pt_run(t->mleaf, k, t->lw) : (uint32_t)w;
+    }
+}
+
+/* Writes block v->blk back: runs of equal entries, in place when their
+ * number is unchanged. */
+static int block_store(lpm_poptrie *t, dir_view *v)
+{
+    if (!memcmp(v->e, v->was, sizeof v->e))
+        return LPM_OK;
+    uint32_t runs[32], bm = 0, nr = 0;
+    for (unsigned j = 0; j < 32; j++)
+        if (!nr || runs[nr - 1] != v->e[j]) {
+            bm |= 1u << j;
+            runs[nr++] = v->e[j];
+        }
+    uint64_t old = t->mid[v->blk];
+    uint32_t obm = (uint32_t)(old >> 32), onr = (uint32_t)__builtin_popcount(obm), base = (uint32_t)old;
+    if (nr == 1) {
+        t->mid[v->blk] = runs[0];
+    } else {
+        uint16_t r16[32];
+        for (unsigned j = 0; j < nr && t->lw == 2; j++) {
+            if ((runs[j] & LPM_PT_DIR_NODE) && (runs[j] & ~LPM_PT_DIR_NODE) > LPM_PT_RUN16_NODE_MAX)
+                return LPM_PT_WIDEN;
+            r16[j] = (uint16_t)((runs[j] & 0x7FFF) | (runs[j] >> 16 & 0x8000));
+        }
+        if (onr != nr && (base = runs_alloc(t, nr)) == UINT32_MAX)
+            return LPM_EFAIL;
+        memcpy(run_at(t, base), t->lw == 2 ? (const void *)r16 : (const void *)runs, nr * t->lw);
+        t->mid[v->blk] = (uint64_t)bm << 32 | base;
+        t->h.cost.bytes_written += nr * t->lw;
+    }
+    if (obm && onr != nr)
+        runs_release(t, (uint32_t)old, onr);
+    t->h.cost.bytes_written += sizeof *t->mid;
+    return LPM_OK;
+}
+
+static void view_flush(lpm_poptrie *t, dir_view *v)
+{
+    if (v->live && !v->rc)
+        v->rc = block_store(t, v);
+    v->live = 0;
+}
+
+static uint32_t *dir_slot(lpm_poptrie *t, dir_view *v, uint32_t e)
+{
+    if (!t->mid)
+        return &t->dir[e];
+    if (!v->live || v->blk != e >> 5) {
+        view_flush(t, v);
+        v->blk = e >> 5;
+        v->live = 1;
+        block_expand(t, v->blk, v->e);
+        memcpy(v->was, v->e, sizeof v->e);
+    }
+    return &v->e[e & 31];
+}
+
+static int set_dir(lpm_poptrie *t, dir_view *v, uint32_t e, uint32_t r, uint32_t nh, int blen,
+                   const lpm_pt_change *ch)
 {
     if (ch && ch->len <= t->s && blen > (int)ch->len)
         return LPM_OK; /* a longer prefix (<= s) covers this entry */
-    uint32_t old = t->dir[e];
+    uint32_t *de = dir_slot(t, v, e), old = *de;
     int rc = LPM_OK;
     if (lpm_ptrib_splits(&t->rib, r, nh)) {
         if (old & LPM_PT_DIR_NODE)
@@ -386,29 +508,29 @@ static int set_dir(lpm_poptrie *t, uint32_t e, uint32_t r, uint32_t nh, int blen
         if (slot == UINT32_MAX)
             return LPM_EFAIL;
         rc = node_update(t, slot, 0, r, t->s, nh, blen, ch);
-        t->dir[e] = LPM_PT_DIR_NODE | slot;
+        *de = LPM_PT_DIR_NODE | slot;
     } else {
         if (old & LPM_PT_DIR_NODE) {
             free_subtree(t, old & ~LPM_PT_DIR_NODE);
             nodes_release(t, old & ~LPM_PT_DIR_NODE, t->seg);
         }
-        t->dir[e] = nh + 1;
+        *de = nh + 1;
     }
     t->h.cost.entries_set++;
-    t->h.cost.bytes_written += sizeof *t->dir;
+    t->h.cost.bytes_written += t->mid ? 0 : sizeof *t->dir;
     return rc;
 }
 
 /* Every direct entry under trie node r at depth d (position pos of d bits);
  * (nh, blen) already include r's own prefix. */
-static int scan_dir(lpm_poptrie *t, uint32_t r, unsigned d, uint32_t pos, uint32_t nh, int blen,
+static int scan_dir(lpm_poptrie *t, dir_view *v, uint32_t r, unsigned d, uint32_t pos, uint32_t nh, int blen,
                     const lpm_pt_change *ch)
 {
     int rc = LPM_OK;
     if (r == LPM_PTRIB_NIL || d == t->s) {
         unsigned w = t->s - d;
         for (uint32_t e = pos << w; e < (pos + 1) << w && !rc; e++)
-            rc = set_dir(t, e, r, nh, blen, ch);
+            rc = set_dir(t, v, e, r, nh, blen, ch);
         return rc;
     }
     for (unsigned b = 0; b < 2 && !rc; b++) {
@@ -419,7 +541,7 @@ static int scan_dir(lpm_poptrie *t, uint32_t r, unsigned d, uint32_t pos, uint32
             cnh = t->rib.n[c].nh;
             cblen = (int)d + 1;
         }
-        rc = scan_dir(t, c ? c : LPM_PTRIB_NIL, d + 1, pos * 2 + b, cnh, cblen, ch);
+        rc = scan_dir(t, v, c ? c : LPM_PTRIB_NIL, d + 1, pos * 2 + b, cnh, cblen, ch);
     }
     return rc;
 }
@@ -443,18 +565,23 @@ int lpm_pt_apply(lpm_poptrie *t, const lpm_pt_change *ch, lpm_err *err)
 {
     uint32_t nh, first, count = 1;
     int blen, rc;
+    dir_view v = { 0, 0, 0, { 0 }, { 0 } };
     if (!ch || ch->len <= t->s) {
         unsigned d = ch ? ch->len : 0;
         uint32_t r = lpm_ptrib_walk(&t->rib, ch ? &ch->key : &(lpm_addr){ 0, 0 }, d, &nh, &blen);
         uint32_t pos = ch ? (uint32_t)lpm_addr_bits(&ch->key, 0, d) : 0;
-        rc = scan_dir(t, r, d, pos, nh, blen, ch);
+        rc = scan_dir(t, &v, r, d, pos, nh, blen, ch);
         first = pos << (t->s - d);
         count = 1u << (t->s - d);
     } else {
         uint32_t r = lpm_ptrib_walk(&t->rib, &ch->key, t->s, &nh, &blen);
         first = (uint32_t)lpm_addr_bits(&ch->key, 0, t->s);
-        rc = set_dir(t, first, r, nh, blen, ch);
+        rc = set_dir(t, &v, first, r, nh, blen, ch);
     }
+    view_flush(t, &v);
+    rc = rc ? rc : v.rc;
     set_top(t, first, count);
+    if (rc == LPM_PT_WIDEN)
+        return rc;
     return rc ? lpm_err_set(err, LPM_EFAIL, "poptrie: out of memory") : LPM_OK;
 }

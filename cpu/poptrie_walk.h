@@ -37,7 +37,7 @@ static ALWAYS_INLINE uint32_t lpm_pt_leaf_get(const void *leaves, const lpm_pt_n
 
 static ALWAYS_INLINE uint32_t lpm_pt_walk(const lpm_poptrie *t, uint64_t hi, uint64_t lo)
 {
-    uint32_t d = t->dir[hi >> (64 - t->s)];
+    uint32_t d = t->mid ? lpm_pt_v4_entry(t, hi) : t->dir[hi >> (64 - t->s)];
     if (!(d & LPM_PT_DIR_NODE))
         return d - 1;
     uint32_t x = d & ~LPM_PT_DIR_NODE;

@@ -61,7 +61,7 @@ static int find_axis(const lpm_report_exp *e, const char *name, size_t len)
     return -1;
 }
 
-/* A field's value may name inputs (and {tmp}), nothing else. */
+/* A field's value may name inputs (and {tmp}, {lpmpipe}), nothing else. */
 static int check_field_string(const lpm_report_exp *e, const char *t, int input, int *dep, const char **why)
 {
     char buf[512];
@@ -70,8 +70,8 @@ static int check_field_string(const lpm_report_exp *e, const char *t, int input,
         if (kind != 't')
             continue;
         int in = find_input(e, buf);
-        if (in < 0 && (strcmp(buf, "tmp") || input >= 0))
-            return *why = "a value of this field names something other than an input or {tmp}", -1;
+        if (in < 0 && strcmp(buf, "lpmpipe") && (strcmp(buf, "tmp") || input >= 0))
+            return *why = "a value of this field names something other than an input, {tmp} or {lpmpipe}", -1;
         if (in >= 0)
             *dep = in;
     }
@@ -86,6 +86,8 @@ static int check_token(const lpm_report_exp *e, const char *tok, int input, int 
         return input < 0 ? 0 : (*why = "{tmp} is for the point's commands, not an input's", -1);
     if (!strcmp(tok, "out"))
         return input >= 0 ? 0 : (*why = "{out} is for input commands only", -1);
+    if (!strcmp(tok, "lpmpipe"))
+        return 0; /* the binary running the report: for a script a command runs */
     int in = find_input(e, tok);
     if (in >= 0) {
         *dep = in;
@@ -94,7 +96,7 @@ static int check_token(const lpm_report_exp *e, const char *tok, int input, int 
     const char *dot = strchr(tok, '.');
     int a = find_axis(e, tok, dot ? (size_t)(dot - tok) : strlen(tok));
     if (a < 0)
-        return *why = "names no parameter, no input and not 'tmp' or 'out'", -1;
+        return *why = "names no parameter, no input and not 'tmp', 'out' or 'lpmpipe'", -1;
     if (!dot)
         return 0;
     size_t i;
@@ -295,6 +297,10 @@ static int token_value(const lpm_report_exp *e, const lpm_report_point *p, const
     *list = NULL;
     if (!strcmp(tok, "tmp")) {
         snprintf(buf, n, "%s", ctx && ctx->tmp ? ctx->tmp : "$TMP");
+        return LPM_OK;
+    }
+    if (!strcmp(tok, "lpmpipe")) {
+        snprintf(buf, n, "%s", ctx && ctx->bin ? ctx->bin : "lpmpipe");
         return LPM_OK;
     }
     if (!strcmp(tok, "out")) {

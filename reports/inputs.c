@@ -81,7 +81,7 @@ static int build(const lpm_report_env *env, const lpm_report_exp *e, const lpm_r
     char part[4200], log[4200];
     snprintf(part, sizeof part, "%s.part%ld", real, (long)getpid());
     snprintf(log, sizeof log, "%s/inputs/%.12s.log", env->dir, id);
-    lpm_report_ctx ctx = { env->dir, env->data_dir, NULL, part };
+    lpm_report_ctx ctx = { env->dir, env->data_dir, NULL, part, env->bin };
     lpm_strv argv = { 0 };
     lpm_strv_push(&argv, env->bin);
     int rc = lpm_report_argv(e, p, e->inputs[i].command, (int)i, &ctx, &argv, err);

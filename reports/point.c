@@ -151,7 +151,7 @@ static int run_cmd(const lpm_report_env *env, const lpm_report_exp *e, const lpm
 {
     char errp[4500];
     snprintf(errp, sizeof errp, "%s.err", out);
-    lpm_report_ctx ctx = { env->dir, env->data_dir, tmp, NULL };
+    lpm_report_ctx ctx = { env->dir, env->data_dir, tmp, NULL, env->bin };
     lpm_strv argv = { 0 };
     lpm_strv_push(&argv, env->bin);
     int rc = lpm_report_argv(e, p, tmpl, -1, &ctx, &argv, err);

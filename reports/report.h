@@ -94,6 +94,7 @@ typedef struct lpm_report_ctx {
     const char *data_dir; /* the tables, or NULL */
     const char *tmp;      /* the point's scratch folder, or NULL */
     const char *out;      /* an input command's output file, or NULL */
+    const char *bin;      /* the lpmpipe binary ({lpmpipe}), or NULL: "lpmpipe" */
 } lpm_report_ctx;
 
 int lpm_report_point_at(const lpm_report_exp *e, size_t index, lpm_report_point *p, lpm_err *err);

@@ -18,7 +18,6 @@
 set -u
 BIN=${1:-build/lpmpipe}
 case "$BIN" in /*) ;; *) BIN="$PWD/$BIN" ;; esac
-export BIN   # the scripts a definition runs as its command (scripts/bench.d/25-sim.sh) use it too
 OUT=${DOCS_CHECK_DIR:-build/docs-check}
 JOBS=${DOCS_CHECK_JOBS:-2}
 MODE=${DOCS_CHECK:-full}
@@ -33,7 +32,7 @@ rc=0
 python3 scripts/docs_tables.py validate "${DOCS[@]}" --defs reports || rc=1
 # The docs with no typed figure left stay so: a number in their prose is
 # a generated cell, or a quote, parameter or aim said so by a marker.
-python3 scripts/docs_tables.py typed --check docs/results-mapping.md docs/results-names.md docs/results-gpu.md || rc=1
+python3 scripts/docs_tables.py typed --check docs/results-mapping.md docs/results-names.md docs/results-gpu.md docs/results-rtl.md || rc=1
 
 rm -rf "$OUT"
 mkdir -p "$OUT"
@@ -57,8 +56,12 @@ else
     run camp-real queue=16                       # 16 of 64
     run camp-updates rate=0                      # the base of "LPC lost"
     run camp-updates rate=70000                  # 2 of 8, 3M lookups each
+    run camp-updates-v2 rate=0                   # 4 of 16: D = 2, one and two ports, rates 0 and 70K
+    run camp-updates-v2 rate=70000
+    exps+=(--exp camp-updates-v2)
     run camp-updates-stream                      # 2 points: the linx stream compiled, and all of it at cycle 0 (results-camp.md)
     run camp-sim-speed table=tier1-2024.v4        # 1 of 2: make bench's simulator speed (timings: shape only; results-camp.md)
+    run camp-sim-memory                          # 4 points: peak memory against the trace (shape only; results-camp.md)
     run mapping-real "mapping=ring X=8"          # 6 of 48 maps
     run mapping-real "mapping=linear balanced"   # 6 more
     run mapping-loops                            # 3 points: reads and wraps per lookup (results-mapping.md)
@@ -83,7 +86,8 @@ else
     if command -v verilator >/dev/null && command -v iverilog >/dev/null; then
       run rtl-verify "case=tiny ring, queue 4, bubbles, Icarus"   # 1 of 11: results-rtl.md section 1
       run long/mapping-scale-rtl table=linx-rib6     # 1 of 5: the small image (results-mapping.md, Scale, RTL)
-      exps+=(--exp rtl-verify --exp mapping-scale-rtl)
+      run long/rtl-rebuild-doc "mapping=linear, balanced"   # 1 of 4 (under a minute): results-rtl.md's rebuilds table
+      exps+=(--exp rtl-verify --exp mapping-scale-rtl --exp rtl-rebuild-doc)
     else
       echo "SKIP: verilator or iverilog missing: results-rtl.md's equivalence table is not re-run"
     fi
@@ -93,7 +97,7 @@ else
     else
       echo "SKIP: yosys missing: results-mapping.md's Yosys estimate is not re-run"
     fi
-    exps+=(--exp camp-slide13 --exp camp-slide13-v2 --exp camp-real --exp camp-updates --exp camp-updates-stream --exp camp-sim-speed --exp mapping-real --exp mapping-loops --exp mapping-overhead --exp mapping-updates --exp names-real-tables --exp names-real --exp gpu-cpu-builds)
+    exps+=(--exp camp-slide13 --exp camp-slide13-v2 --exp camp-real --exp camp-updates --exp camp-updates-stream --exp camp-sim-speed --exp camp-sim-memory --exp mapping-real --exp mapping-loops --exp mapping-overhead --exp mapping-updates --exp names-real-tables --exp names-real --exp gpu-cpu-builds)
     run mapping-rebuilds headroom=10% mapping=height   # 3 of 45: the three traces on one image (results-mapping.md)
     run mapping-rebuilds-whole "trace=bgp4mp first 140,000"   # 1 of 2: the first rebuild (results-mapping.md)
     run camp-inflight "mapping=ring, 24 stages, W 4, lookahead 32"   # 3 of 12: the ring's three runs (results-camp.md)
@@ -124,6 +128,12 @@ if [ "$MODE" != quick ]; then
     exps+=(--exp rtl-synth-doc)
   else
     echo "SKIP: yosys or nextpnr-ice40 missing: results-rtl.md's synthesis tables are not re-run"
+  fi
+  if command -v verilator >/dev/null; then
+    run long/rtl-speed-doc "load=load 0.1"      # 1 of 2 (about a minute): results-rtl.md section 3's counts; its ratio is timing (shape only)
+    exps+=(--exp rtl-speed-doc)
+  else
+    echo "SKIP: verilator missing: results-rtl.md's speed table is not re-run"
   fi
 fi
 python3 scripts/docs_tables.py check "${DOCS[@]}" --results "$R" "${exps[@]}" || rc=1

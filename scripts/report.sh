@@ -9,7 +9,6 @@
 set -euo pipefail
 BIN=${1:-build/lpmpipe}
 case "$BIN" in /*) ;; *) BIN="$PWD/$BIN" ;; esac
-export BIN   # the scripts a definition runs as its command (scripts/bench.d/25-sim.sh) use it too
 OUT=${REPORT_DIR:-build/report}
 JOBS=${REPORT_JOBS:-$(nproc 2>/dev/null || echo 2)}
 if [ -z "${LPMPIPE_DATA:-}" ] && [ -d ../shared/data ]; then LPMPIPE_DATA="$(cd ../shared/data && pwd)"; fi

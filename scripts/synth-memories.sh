@@ -21,7 +21,7 @@ set -eu
 usage() { echo "usage: scripts/synth-memories.sh DIR [xc7|xcup-uram] [--json]"; }
 case "${1:-}" in --help | -h) usage; exit 0 ;; esac
 json=0
-if [ "${3:-}" = --json ]; then json=1; set -- "$1" "$2"; fi
+if [ "${3:-}" = --json ]; then json=1; set -- "$1" "$2"; elif [ "${2:-}" = --json ] && [ $# = 2 ]; then json=1; set -- "$1"; fi
 if [ $# -lt 1 ] || [ $# -gt 2 ]; then usage >&2; exit 2; fi
 dir=$1 mode=${2:-xc7}
 case "$mode" in xc7) fam=xc7 ;; xcup-uram) fam=xcup ;; *) echo "synth-memories: mode '$mode' is not xc7 or xcup-uram" >&2; exit 2 ;; esac

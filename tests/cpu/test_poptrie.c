@@ -25,8 +25,8 @@ static void check(const void *st, const lpm_ref *ref, const lpm_fib *fib, const 
     lpm_pt_batch_portable(t, a, nh, n);
     for (size_t i = 0; i < n; i++)
         tu_check_answer(ref, fib, &a[i], nh[i], "poptrie (portable batch)");
-    if (lpm_pt_avx512_usable()) {
-        (t->family == LPM_AF_INET ? lpm_pt_batch_v4_avx512 : lpm_pt_batch_v6_avx512)(t, a, nh, n);
+    if (t->family == LPM_AF_INET6 && lpm_pt_avx512_usable()) {
+        lpm_pt_batch_v6_avx512(t, a, nh, n);
         for (size_t i = 0; i < n; i++)
             tu_check_answer(ref, fib, &a[i], nh[i], "poptrie (AVX-512 batch)");
     }
@@ -264,6 +264,45 @@ START_TEST(test_real_tables)
 }
 END_TEST
 
+/* IPv4 runs are 16-bit while next hops allow: more than 0x7FFF nodes
+ * below /24 (a /25 in each of 33,000 /24s) do not fit them, and the
+ * structure is rebuilt with 32-bit ones, by an add (_i 0) or at build
+ * (_i 1); answers stay right either way. */
+START_TEST(test_wide_nodes)
+{
+    enum { NPFX = 33000 };
+    lpm_fib f;
+    empty_fib(&f, LPM_AF_INET, 16);
+    lpm_err err;
+    lpm_ref *ref = lpm_ref_new(LPM_AF_INET);
+    lpm_prefix *p = malloc(NPFX * sizeof *p);
+    ck_assert_ptr_nonnull(p);
+    for (uint32_t i = 0; i < NPFX; i++) {
+        char buf[32];
+        snprintf(buf, sizeof buf, "10.%u.%u.128/25", i >> 8, i & 255);
+        p[i] = pfx(buf);
+        lpm_ref_add(ref, &p[i], 1 + i % 13);
+        if (_i)
+            ck_assert_int_eq(lpm_fib_add(&f, &p[i], 1 + i % 13, &err), 0);
+    }
+    void *st;
+    ck_assert_int_eq(E->build(&st, &f, &err), 0);
+    for (uint32_t i = 0; i < NPFX && !_i; i++) {
+        ck_assert_int_eq(E->add(st, &p[i], 1 + i % 13, &err), 0);
+        if (i < 0x7000)
+            ck_assert_uint_eq(((const lpm_poptrie *)st)->lw, 2);
+    }
+    ck_assert_uint_eq(((const lpm_poptrie *)st)->lw, 4);
+    lpm_rng r;
+    lpm_rng_seed(&r, 97);
+    check_prefixes(st, ref, &f, p, NPFX, &r);
+    E->destroy(st);
+    free(p);
+    lpm_ref_free(ref);
+    lpm_fib_free(&f);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("cpu_poptrie");
@@ -271,6 +310,7 @@ int main(void)
     tcase_add_loop_test(t, test_edges_nested, 0, 4);
     tcase_add_loop_test(t, test_add_delete_add, 0, 2);
     tcase_add_test(t, test_refusals);
+    tcase_add_loop_test(t, test_wide_nodes, 0, 2);
     tcase_add_loop_test(t, test_real_tables, 0, (int)tu_ntables);
     suite_add_tcase(s, t);
     return tu_run(s);

@@ -51,12 +51,23 @@ START_TEST(test_good_definition)
     lpm_strv_free(&argv);
 
     /* Real paths. */
-    lpm_report_ctx ctx = { "/r", "/d", "/r/tmp/x", NULL };
+    lpm_report_ctx ctx = { "/r", "/d", "/r/tmp/x", NULL, "/b/lpmpipe" };
     ck_assert_int_eq(lpm_report_argv(&e, &p, e.command, -1, &ctx, &argv, &err), 0);
     ck_assert_msg(!strncmp(argv.v[2], "/r/inputs/", 10), "%s", argv.v[2]);
     ck_assert_str_eq(argv.v[6], "/d/x/table.txt");
     ck_assert_str_eq(argv.v[8], "/r/tmp/x/o");
     lpm_strv_free(&argv);
+
+    /* {lpmpipe}: the binary running the report (for a script a command
+     * runs), "lpmpipe" in the logical argv of records and keys. */
+    json_t *tl = json_pack("[s, s]", "scripts/x.sh", "--bin={lpmpipe}");
+    ck_assert_int_eq(lpm_report_argv(&e, &p, tl, -1, &ctx, &argv, &err), 0);
+    ck_assert_str_eq(argv.v[1], "--bin=/b/lpmpipe");
+    lpm_strv_free(&argv);
+    ck_assert_int_eq(lpm_report_argv(&e, &p, tl, -1, NULL, &argv, &err), 0);
+    ck_assert_str_eq(argv.v[1], "--bin=lpmpipe");
+    lpm_strv_free(&argv);
+    json_decref(tl);
 
     /* The input generated for n=10 differs from the one for n=20; the
      * point with mode=plain does not use the data table. */
