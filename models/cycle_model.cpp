@@ -52,7 +52,8 @@ void Stage::select()
     }
     ev.clear();
     q->pops = 0;
-    for (unsigned p = 0; p < P && idle && !q->f.empty(); p++) {
+    size_t avail = q->f.size() - (q->push_at == c->cycle ? q->push_n : 0);
+    for (unsigned p = 0; p < P && idle && avail; p++) {
         if (lane[p])
             continue;
         Item *x = q->f.front();
@@ -60,6 +61,7 @@ void Stage::select()
             if (idle == P) {
                 for (unsigned j = 0; j < P; j++)
                     lane[j] = x;
+                avail--;
                 q->f.pop_front();
                 q->pops++;
                 ev += " pop" + std::to_string(s) + ":" + x->tok();
@@ -68,6 +70,7 @@ void Stage::select()
         }
         lane[p] = x;
         idle--;
+        avail--;
         q->f.pop_front();
         q->pops++;
         ev += " pop" + std::to_string(s) + ":" + x->tok();
@@ -313,6 +316,13 @@ void Dispatcher::dispatch()
                 ev += " in" + std::to_string(e) + ":" + x->tok();
             } else if (q->f.size() + (D > 1 ? q->pops : 0) < qcap) {
                 q->f.push_back(x);
+                if (D > 1) {
+                    if (q->push_at != t + 1) {
+                        q->push_at = t + 1;
+                        q->push_n = 0;
+                    }
+                    q->push_n++;
+                }
                 ev += " push" + std::to_string(e) + ":" + x->tok();
             } else {
                 ev += " stall:q" + std::to_string(e);

@@ -70,9 +70,13 @@ struct Ctx {
 
 // A queue in front of a stage: a FIFO of Q entries whose room the
 // dispatcher sees from the start of the cycle (D >= 2: registered credits).
+// D >= 2: a push reaches the queue a cycle after the dispatch decision, so
+// the pushes of the cycle before cannot be popped yet.
 SC_MODULE(Queue) {
     std::deque<Item *> f;
     unsigned pops = 0;        // pops in this cycle
+    uint64_t push_at = 0;     // cycle + 1 of the last push
+    unsigned push_n = 0;      // pushes in that cycle
     SC_CTOR(Queue) {}
 };
 

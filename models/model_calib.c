@@ -79,9 +79,10 @@ int lpm_model_calibrate(const lpm_image *img, const lpm_model_cfg *cfg, const lp
         cal->lat_mean[cal->n] = mean;
         cal->lat_p99[cal->n++] = p99;
     }
-    /* window (D), queue 0 (1), N stages of D each, leaving */
+    /* window (D), queue 0 (1; D >= 2: 2, the push lands a cycle after the
+     * decision), N stages of D each, leaving */
     unsigned D = cfg->hop, N = lpm_image_stages(img);
-    cal->bubble_cycles = (uint64_t)D + 1 + (uint64_t)N * D;
+    cal->bubble_cycles = (uint64_t)D + (D > 1 ? 2 : 1) + (uint64_t)N * D;
     lpm_image_free(copy);
     return rc;
 }

@@ -216,7 +216,7 @@ static void emit_pipe(FILE *fp, const lpm_rtl_shape *sh)
             "    wire [NQ*W-1:0] qroom;\n"
             "    wire [NQ*QCB-1:0] qcnt_next;\n"
             "    wire [NQ*W*IW-1:0] qpush_item;\n"
-            "    wire [NQ*WNB-1:0] qpush_n;\n"
+            "    wire [NQ*WNB-1:0] qpush_n, qres_n;\n"
             "    wire [NQ*2-1:0] pop_n;\n"
             "    wire [NQ*%u-1:0] qhead;\n"
             "    wire [W-1:0] drl_room, dex_v;\n"
@@ -234,8 +234,8 @@ static void emit_pipe(FILE *fp, const lpm_rtl_shape *sh)
             "    lpm_ctl ctl (.clk(clk), .rst(rst), .req_valid(req_valid), .req_ready(req_ready), .req_tag(req_tag),\n"
             "        .req_rest(req_rest), .bub_valid(bub_valid), .bub_ok(bub_ok), .bub_ready(bub_ready), .bub_data(bub_data),\n"
             "        .dit_we(dit_we), .dit_widx(dit_widx), .dit_wdata(dit_wdata), .bt_we(bt_we), .bt_idx(bt_idx),\n"
-            "        .ent_key(ent_key), .ent_tag(ent_tag), .ent_item(ent_item), .qroom(qroom), .qpush_item(qpush_item),\n"
-            "        .qpush_n(qpush_n), .drl_room(drl_room), .dex_v(dex_v), .dex_d(dex_d), .busy(ctl_busy),\n"
+            "        .ent_key(ent_key), .ent_tag(ent_tag), .ent_item(ent_item), .qroom(qroom), .qres_n(qres_n),\n"
+            "        .qpush_item(qpush_item), .qpush_n(qpush_n), .drl_room(drl_room), .dex_v(dex_v), .dex_d(dex_d), .busy(ctl_busy),\n"
             "        .dbg_act(dbg_act), .dbg_wtok(dbg_wtok), .dbg_stall(dbg_stall), .dbg_stall_stg(dbg_stall_stg));\n"
             "    wire [W*XI-1:0] dit_idx;\n"
             "    lpm_dit dit (.clk(clk), .idx(dit_idx), .we(dit_we), .widx(dit_widx), .wdata(dit_wdata), .rdata(dit_rdata));\n");
@@ -261,7 +261,7 @@ static void emit_pipe(FILE *fp, const lpm_rtl_shape *sh)
             "    generate\n"
             "        for (gq = 0; gq < NQ; gq = gq + 1) begin : g_q\n"
             "            lpm_queue q (.clk(clk), .rst(rst), .push_item(qpush_item[gq*W*IW +: W*IW]),\n"
-            "                .push_n(qpush_n[gq*WNB +: WNB]), .pop_n(pop_n[gq*2 +: 2]), .head(qhead[gq*%u +: %u]),\n"
+            "                .push_n(qpush_n[gq*WNB +: WNB]), .res_n(qres_n[gq*WNB +: WNB]), .pop_n(pop_n[gq*2 +: 2]), .head(qhead[gq*%u +: %u]),\n"
             "                .nz(qnz[gq]), .n2(qn2[gq]), .room(qroom[gq*W +: W]), .cnt_next(qcnt_next[gq*QCB +: QCB]));\n"
             "        end\n"
             "    endgenerate\n",

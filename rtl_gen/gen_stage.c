@@ -108,7 +108,15 @@ static void emit_memory(const stage_ctx *c)
 {
     FILE *fp = c->fp;
     const lpm_rtl_shape *sh = c->sh;
-    fprintf(fp, "    wire we = c0[F_V] & c0[F_B] & c0[F_WEN];\n    wire [WB-1:0] wd = c0[F_KEY +: WB];\n");
+    /* one LUT from registers: a bubble enters at stage 0 through queue 0 and
+     * leaves after stage N-1, so stage 0's comes from its queue head (the
+     * item passing into stage 0 is never a bubble) and every other stage's
+     * from its hop register (its queue, if any, never holds one) */
+    if (c->has_q && c->s == 0)
+        fprintf(fp, "    wire we = ~pass0%s & qnz & q0[F_B] & q0[F_WEN];\n", sh->p > 1 ? " & ~pass1" : "");
+    else
+        fprintf(fp, "    wire we = h0[F_V] & h0[F_B] & h0[F_WEN];\n");
+    fprintf(fp, "    wire [WB-1:0] wd = c0[F_KEY +: WB];\n");
     for (unsigned p = 0; p < sh->p; p++)
         fprintf(fp, "    wire [%u:0] a%u = c%u[F_ADDR +: %u];\n", c->ib - 1, p, p, c->ib);
     char base[32];

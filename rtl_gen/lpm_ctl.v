@@ -10,10 +10,17 @@
 // from t+D on. A bubble takes the cycle alone (its DIT write uses every
 // port) and rides the same pipeline. The window's occupancy wn counts the
 // FIFO and the pipeline: req_ready and bub_ready come from it (registered
-// credits). The dispatcher looks at the first W FIFO entries in order and
-// pushes each into its queue while the queue's registered count plus this
+// credits). The dispatcher looks at W FIFO entries in order and pushes
+// each into its queue while the queue's registered credit count plus this
 // cycle's earlier pushes is below Q; a DIT answer goes to its result lane
-// when the lane has room; the first that cannot go stops the rest.
+// when the lane has room; the first that cannot go stops the rest. A push
+// decided in cycle t reaches its queue in t+1: the decided entries stay at
+// the FIFO's front one more cycle (the FIFO shifts by the registered count
+// tk of last cycle's decisions, so no decision drives the FIFO's shift),
+// their queues write them from there (registered push counts and slot
+// choices), and the dispatcher looks at the W entries behind them. The
+// decision only reaches a few registers: tk, the push registers, the
+// queues' credits (qres_n) and the window's (wn).
 module lpm_ctl (
     input  wire               clk,
     input  wire               rst,
@@ -34,7 +41,8 @@ module lpm_ctl (
     output wire [W*T-1:0]     ent_tag,
     input  wire [W*IW-1:0]    ent_item,
     input  wire [NQ*W-1:0]    qroom,      // queue q takes c more: qroom[q*W + c] (registered)
-    output reg  [NQ*W*IW-1:0] qpush_item,
+    output reg  [NQ*WNB-1:0]  qres_n,     // pushes decided this cycle (the queues' credits)
+    output reg  [NQ*W*IW-1:0] qpush_item, // last cycle's pushes, landing now
     output reg  [NQ*WNB-1:0]  qpush_n,
     input  wire [W-1:0]       drl_room,
     output reg  [W-1:0]       dex_v,
@@ -146,20 +154,41 @@ module lpm_ctl (
         end
     end
 
-    // ---- the dispatcher: the first W entries in window order ----
+    // ---- the dispatcher: the W entries behind last cycle's decisions ----
     reg [IW-1:0] wf [0:C-1];
     reg [NQ-1:0] woh [0:C-1];            // each entry's entry stage, one-hot
     reg [C:0]    fh;                     // one-hot of fn: fh[i] = (fn == i)
     reg [C-1:0]  fin;                    // entry i is in the FIFO: fn > i (registered beside fh)
+    reg [SN-1:0] tk;                     // entries decided last cycle, still at the front
+    reg [IW-1:0] vw [0:W-1];             // what the dispatcher looks at: entry tk + j
+    reg [NQ-1:0] vo [0:W-1];
+    reg [W-1:0]  vf;
+    integer vj, va;
+    always @* begin
+        for (vj = 0; vj < W; vj = vj + 1) begin
+            vw[vj] = wf[vj];
+            vo[vj] = woh[vj];
+            vf[vj] = fin[vj];
+            for (va = 1; va <= W; va = va + 1)
+                if (tk == va[SN-1:0] && vj + va < C) begin
+                    vw[vj] = wf[vj + va];
+                    vo[vj] = woh[vj + va];
+                    vf[vj] = fin[vj + va];
+                end
+        end
+    end
+
     reg [IW-1:0] it;
     reg [NQ-1:0] oh;
     reg [SN-1:0] taken;
     reg [NQ*SN-1:0] pc;                  // pushes into each queue so far this cycle
+    reg [NQ*W*W-1:0] psel;               // queue q's push m is entry j: psel[(q*W + m)*W + j]
     reg [SB-1:0] e;
     integer dj, dm, dq;
     reg stop, ok, rq;
     always @* begin
-        qpush_n = {NQ*WNB{1'b0}};
+        qres_n = {NQ*WNB{1'b0}};
+        psel = {NQ*W*W{1'b0}};
         dex_v = {W{1'b0}};
         dex_d = {W*RDW{1'b0}};
         dbg_act = {W*2{1'b0}};
@@ -171,26 +200,13 @@ module lpm_ctl (
         rq = 1'b0;
         taken = {SN{1'b0}};
         pc = {NQ*SN{1'b0}};
-        // the data into a queue slot is not gated by the decision (push_n
-        // says what is pushed; a queue's head is read only when nz says it
-        // is there): one lane needs no multiplexer at all
-        for (dq = 0; dq < NQ; dq = dq + 1)
-            for (dm = 0; dm < W; dm = dm + 1)
-                qpush_item[(dq*W + dm)*IW +: IW] = wf[dm];
         for (dj = 0; dj < W; dj = dj + 1) begin
-            it = wf[dj];
-            oh = woh[dj];
-            // slot pc[q] of queue q is this entry's if it is pushed; if it
-            // is not, no push counts that slot and a later push overwrites it
-            if (W > 1)
-                for (dq = 0; dq < NQ; dq = dq + 1)
-                    for (dm = 0; dm < W; dm = dm + 1)
-                        if (oh[dq] && pc[dq*SN +: SN] == dm[SN-1:0])
-                            qpush_item[(dq*W + dm)*IW +: IW] = it;
+            it = vw[dj];
+            oh = vo[dj];
             // a bubble, and every item of a linear pipeline, enters at stage 0
             e = (it[F_B] || RING == 0) ? {SB{1'b0}} : it[F_STG +: SB];
             dbg_wtok[dj*WTW +: WTW] = {e, it[F_TAG +: TG], it[F_B]};
-            if (!stop && fin[dj]) begin
+            if (!stop && vf[dj]) begin
                 if (!it[F_B] && it[F_DONE]) begin
                     if (drl_room[dj]) begin
                         dbg_act[dj*2 +: 2] = 2'd1;
@@ -211,8 +227,11 @@ module lpm_ctl (
                                 rq = qroom[dq*W + dm];
                         if (oh[dq] && rq) begin
                             ok = 1'b1;
+                            for (dm = 0; dm < W; dm = dm + 1)
+                                if (pc[dq*SN +: SN] == dm[SN-1:0])
+                                    psel[(dq*W + dm)*W + dj] = 1'b1;
                             pc[dq*SN +: SN] = pc[dq*SN +: SN] + 1'b1;
-                            qpush_n[dq*WNB +: WNB] = pc[dq*SN +: WNB];
+                            qres_n[dq*WNB +: WNB] = pc[dq*SN +: WNB];
                         end
                     end
                     if (ok) begin
@@ -228,7 +247,39 @@ module lpm_ctl (
         end
     end
 
-    // ---- the window FIFO: taken entries leave the front, the pipeline's join the back ----
+    // last cycle's pushes land: entry j of the front, as psel said; the
+    // data is not gated (push_n says what lands): one lane needs no
+    // multiplexer at all
+    reg [NQ*W*W-1:0] psel_r;
+    /* verilator lint_off UNUSEDSIGNAL */ // one lane: the choice is always entry 0
+    reg [NQ*W*W-1:0] psel_u;
+    /* verilator lint_on UNUSEDSIGNAL */
+    integer pq, pm, pj;
+    always @* begin
+        psel_u = psel_r;
+        for (pq = 0; pq < NQ; pq = pq + 1)
+            for (pm = 0; pm < W; pm = pm + 1) begin
+                qpush_item[(pq*W + pm)*IW +: IW] = wf[0];
+                if (W > 1) begin
+                    qpush_item[(pq*W + pm)*IW +: IW] = {IW{1'b0}};
+                    for (pj = 0; pj < W; pj = pj + 1)
+                        if (psel_u[(pq*W + pm)*W + pj])
+                            qpush_item[(pq*W + pm)*IW +: IW] = qpush_item[(pq*W + pm)*IW +: IW] | wf[pj];
+                end
+            end
+    end
+    always @(posedge clk) begin
+        psel_r <= psel;
+        if (rst) begin
+            qpush_n <= {NQ*WNB{1'b0}};
+            tk <= {SN{1'b0}};
+        end else begin
+            qpush_n <= qres_n;
+            tk <= taken;
+        end
+    end
+
+    // ---- the window FIFO: last cycle's decided entries leave the front, the pipeline's join the back ----
     reg [IW-1:0] nf [0:C-1];
     reg [NQ-1:0] nfo [0:C-1];
     reg [C:0]    fh_d;
@@ -239,24 +290,27 @@ module lpm_ctl (
             nf[fi] = wf[fi];
             nfo[fi] = woh[fi];
             for (fa = 1; fa <= W; fa = fa + 1)
-                if (taken == fa[SN-1:0] && fi + fa < C) begin
+                if (tk == fa[SN-1:0] && fi + fa < C) begin
                     nf[fi] = wf[fi + fa];
                     nfo[fi] = woh[fi + fa];
                 end
-            // the m-th incoming entry lands at fn - taken + m
+            // the m-th incoming entry lands at fn - tk + m; the W positions
+            // from fn - tk on are written whether or not an entry comes (fin
+            // says which are filled), so an entry's load enable is only tk
+            // and the registered fill level
             for (fm = 0; fm < W; fm = fm + 1)
                 for (fa = 0; fa <= W; fa = fa + 1)
-                    if (fi + fa - fm >= 0 && fi + fa - fm <= C && taken == fa[SN-1:0] && fh[fi + fa - fm] && fm[SN-1:0] < inc) begin
+                    if (fi + fa - fm >= 0 && fi + fa - fm <= C && tk == fa[SN-1:0] && fh[fi + fa - fm]) begin
                         nf[fi] = inc_item[fm];
                         nfo[fi] = inc_oh[fm];
                     end
         end
-        // fn - taken + inc, one-hot
+        // fn - tk + inc, one-hot
         fh_d = {(C+1){1'b0}};
         for (fi = 0; fi <= C; fi = fi + 1)
             for (fa = 0; fa <= W; fa = fa + 1)
                 for (fm = 0; fm <= W; fm = fm + 1)
-                    if (fh[fi] && taken == fa[SN-1:0] && inc == fm[SN-1:0] && fi - fa + fm >= 0 && fi - fa + fm <= C)
+                    if (fh[fi] && tk == fa[SN-1:0] && inc == fm[SN-1:0] && fi - fa + fm >= 0 && fi - fa + fm <= C)
                         fh_d[fi - fa + fm] = 1'b1;
         // fn' > i: no bit of fh_d at or below i
         for (fi = 0; fi < C; fi = fi + 1) begin
@@ -302,5 +356,5 @@ module lpm_ctl (
             bseq <= bseq + {{(BQB-1){1'b0}}, bub_take};
         end
     end
-    assign busy = wn != {FNB{1'b0}};
+    assign busy = wn != {FNB{1'b0}} || tk != {SN{1'b0}};
 endmodule

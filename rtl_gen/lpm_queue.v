@@ -1,10 +1,12 @@
 // lpm_queue: one stage's queue, first-word-fall-through (docs/microarchitecture.md,
 // section 5). A cycle takes up to W pushes (the first push_n of push_item,
-// in order) and up to P pops (pop_n, never more than the entries held).
+// in order: the dispatcher decided them the cycle before, res_n of that
+// cycle) and up to P pops (pop_n, never more than the entries held).
 // Everything the other modules read is a register: the head entries (the
 // first P, copies of the buffer's oldest entries, so that the stage's
 // address multiplexer sees registers), nz (a head entry is there), n2 (two
-// are), and room[c] = (entries + c < Q), the dispatcher's credits.
+// are), and room[c] = (credits + c < Q), the dispatcher's credits, which
+// count a push from its decision (res_n) on, a cycle before it lands.
 //
 // No arithmetic sits between a pop or a push and a register: the entries
 // live in a circular buffer of Q entries whose read and write pointers are
@@ -19,6 +21,7 @@ module lpm_queue (
     input  wire              rst,
     input  wire [W*IW-1:0]   push_item,
     input  wire [WNB-1:0]    push_n,
+    input  wire [WNB-1:0]    res_n,
     input  wire [1:0]        pop_n,
     output wire [P*IW-1:0]   head,
     output reg               nz,
@@ -35,7 +38,8 @@ module lpm_queue (
     reg [IW-1:0] hr [0:P-1];
     reg [IW-1:0] br [0:Q-1];
     reg [Q-1:0]  rp, wp;                          // one-hot: the oldest entry, the next free one
-    reg [TH-1:0] th;
+    reg [TH-1:0] th;                              // entries held
+    reg [TH-1:0] tc;                              // credits: pushes decided - pops
 
     genvar g;
     generate
@@ -75,8 +79,9 @@ module lpm_queue (
 
     wire [31:0]  ppi = {30'd0, pop_n};           // the counts as integers
     wire [31:0]  pni = {{(32-WNB){1'b0}}, push_n};
+    wire [31:0]  rni = {{(32-WNB){1'b0}}, res_n};
     reg [IW-1:0] hd [0:P-1];
-    reg [TH-1:0] th_d;
+    reg [TH-1:0] th_d, tc_d;
     reg [Q-1:0]  rp_d, wp_d;
     reg [Q-1:0]  wm [0:W-1];                      // where push m goes
     integer hi, hk, hm, tj;
@@ -114,10 +119,17 @@ module lpm_queue (
                 if (ppi == hk && pni == hm)
                     for (tj = 0; tj < TH; tj = tj + 1)
                         th_d[tj] = (tj + hk - hm < 0) ? 1'b1 : (tj + hk - hm < TH) ? th[tj + hk - hm] : 1'b0;
-        // the binary count, for the cycle log only (lpm_top leaves it unconnected)
+        // the credits shifted by res_n - pop_n
+        tc_d = tc;
+        for (hk = 0; hk <= P; hk = hk + 1)
+            for (hm = 0; hm <= W; hm = hm + 1)
+                if (ppi == hk && rni == hm)
+                    for (tj = 0; tj < TH; tj = tj + 1)
+                        tc_d[tj] = (tj + hk - hm < 0) ? 1'b1 : (tj + hk - hm < TH) ? tc[tj + hk - hm] : 1'b0;
+        // the binary count of credits (the log's q), for the cycle log only (lpm_top leaves it unconnected)
         cnt_next = {QCB{1'b0}};
         for (tj = 0; tj < TH; tj = tj + 1)
-            if (th_d[tj])
+            if (tc_d[tj])
                 cnt_next = cnt_next + 1'b1;
     end
 
@@ -133,6 +145,7 @@ module lpm_queue (
             rp <= ONE;
             wp <= ONE;
             th <= {TH{1'b0}};
+            tc <= {TH{1'b0}};
             nz <= 1'b0;
             n2 <= 1'b0;
             for (c = 0; c < W; c = c + 1)
@@ -141,10 +154,11 @@ module lpm_queue (
             rp <= rp_d;
             wp <= wp_d;
             th <= th_d;
+            tc <= tc_d;
             nz <= th_d[0];
             n2 <= th_d[1];
             for (c = 0; c < W; c = c + 1)
-                room[c] <= (c < QL) ? !th_d[(c < QL) ? QL - 1 - c : 0] : 1'b0;
+                room[c] <= (c < QL) ? !tc_d[(c < QL) ? QL - 1 - c : 0] : 1'b0;
         end
     end
 endmodule

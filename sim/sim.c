@@ -92,6 +92,8 @@ int lpm_sim_new(lpm_sim **out, const lpm_sim_walker *w, const lpm_sim_cfg *cfg, 
     s->qbuf = calloc((size_t)n * (cfg->queue ? cfg->queue : 1), sizeof *s->qbuf);
     s->q = calloc(n, sizeof *s->q);
     s->qpop = calloc(n, sizeof *s->qpop);
+    s->qpush_at = calloc(n, sizeof *s->qpush_at);
+    s->qpush_n = calloc(n, sizeof *s->qpush_n);
     s->pool = calloc(s->pool_n, sizeof *s->pool);
     s->win = calloc(s->cap, sizeof *s->win);
     s->bub = calloc(s->pool_n, sizeof *s->bub);
@@ -105,7 +107,7 @@ int lpm_sim_new(lpm_sim **out, const lpm_sim_walker *w, const lpm_sim_cfg *cfg, 
         s->rob_valid = calloc(cfg->rob, 1);
     }
     if (!s->cur || !s->arr || !s->amask || !s->rd || !s->fin || !s->fin_lane || !s->fin_n || (s->nrl && !s->rl) || !s->qbuf ||
-        !s->q || !s->qpop || !s->pool || !s->win || !s->bub || !s->exits || !s->exit_lane || !s->st.qhist ||
+        !s->q || !s->qpop || !s->qpush_at || !s->qpush_n || !s->pool || !s->win || !s->bub || !s->exits || !s->exit_lane || !s->st.qhist ||
         !s->st.lat_hist || (cfg->rob && (!s->rob || !s->rob_valid))) {
         lpm_sim_free(s);
         return lpm_err_set(err, LPM_EFAIL, "out of memory");
@@ -132,6 +134,8 @@ void lpm_sim_free(lpm_sim *s)
     free(s->qbuf);
     free(s->q);
     free(s->qpop);
+    free(s->qpush_at);
+    free(s->qpush_n);
     free(s->pool);
     free(s->win);
     free(s->bub);

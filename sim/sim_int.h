@@ -42,6 +42,8 @@ struct lpm_sim {
     uint32_t *qbuf;             /* n queues of cfg.queue entries */
     fifo *q;
     uint32_t *qpop;             /* pops per stage this cycle */
+    uint64_t *qpush_at;         /* D >= 2: per stage, cycle + 1 of its last push */
+    uint32_t *qpush_n;          /* pushes in that cycle: not poppable in the next one */
     /* the busy stages, one bit each (LPM_SIM_MAX_STAGES / 64 words), so that
      * a cycle visits only those: what arr's row r offers (amask + 4 r), what
      * cur holds, which queues are not empty */

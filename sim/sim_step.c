@@ -232,7 +232,10 @@ static void select_step(lpm_sim *s)
         }
         s->qpop[st] = 0;
         fifo *f = &s->q[st];
-        for (unsigned p = 0; p < P && idle && f->n; p++) {
+        /* D >= 2: an entry pushed in the cycle before is still on its way
+         * from the window (it lands in the queue at the end of this cycle) */
+        unsigned avail = f->n - (s->qpush_at[st] == s->cycle ? s->qpush_n[st] : 0);
+        for (unsigned p = 0; p < P && idle && avail; p++) {
             if (c[p])
                 continue;
             uint32_t k = s->qbuf[(size_t)st * Q + f->head];
@@ -241,6 +244,7 @@ static void select_step(lpm_sim *s)
                     for (unsigned j = 0; j < P; j++)
                         c[j] = (int32_t)k;
                     idle = 0;
+                    avail--;
                     q_pop(s, st);
                     EV("pop%u:%s", st, tok(s, k));
                 }
@@ -248,6 +252,7 @@ static void select_step(lpm_sim *s)
             }
             c[p] = (int32_t)k;
             idle--;
+            avail--;
             q_pop(s, st);
             EV("pop%u:%s", st, tok(s, k));
         }
@@ -285,7 +290,8 @@ static int enter_idle(lpm_sim *s, unsigned e, uint32_t k, int is_bub)
  * order (lookahead 0) the first item that can do neither stalls the rest;
  * with lookahead it waits and the scan goes on to items of other entry
  * stages (never past a waiting bubble). D >= 2: only items whose DIT read
- * is done, and the queue's room counts from its start-of-cycle occupancy. */
+ * is done, the queue's room counts from its start-of-cycle occupancy, and
+ * a push reaches the queue a cycle later (popped in t+2 at the earliest). */
 static void dispatch_step(lpm_sim *s, int win)
 {
     const unsigned W = s->cfg.width, Q = s->cfg.queue, D = s->D;
@@ -331,6 +337,13 @@ static void dispatch_step(lpm_sim *s, int win)
                 s->qbuf[(size_t)e * Q + pos] = k;
                 f->n++;
                 BIT_SET(s->qmask, e);
+                if (D > 1) {
+                    if (s->qpush_at[e] != s->cycle + 1) {
+                        s->qpush_at[e] = s->cycle + 1;
+                        s->qpush_n[e] = 0;
+                    }
+                    s->qpush_n[e]++;
+                }
                 EV("push%u:%s", e, tok(s, k));
             } else {
                 EV("stall:q%u", e);

@@ -20,7 +20,8 @@ typedef struct seen {
 
 /* The fewest cycles from the DIT read to the exit (microarchitecture.md,
  * section 3): D = 1, a ring lookup of r reads exits r cycles after its DIT
- * read, a linear one N; D >= 2 adds the queue and D-1 cycles per hop. */
+ * read, a linear one N; D >= 2 adds D-1 cycles per hop and two cycles
+ * through the queue (the push lands a cycle after the dispatch). */
 static uint64_t min_latency(const seen *s, unsigned reads)
 {
     unsigned D = s->hop, N = s->stages;
@@ -28,7 +29,7 @@ static uint64_t min_latency(const seen *s, unsigned reads)
         return s->ring ? (reads ? reads : 1) : N;
     if (!reads)
         return D;
-    return (uint64_t)((s->ring ? reads : N) + 1) * D;
+    return (uint64_t)((s->ring ? reads : N) + 1) * D + 1;
 }
 
 static int sink(void *ctx, const lpm_sim_result *x, lpm_err *err)

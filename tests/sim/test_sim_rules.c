@@ -318,10 +318,11 @@ START_TEST(test_linear_entry_stage0)
 }
 END_TEST
 
-/* D = 2: a window of W(D+1) = 3 entries; an item is dispatched D cycles
- * after its DIT read, only into its queue, and popped the cycle after at
- * the earliest. Lookup 0 wraps (stages 2 0 1 2, one hop every 2 cycles);
- * lookup 2 waits in queue 0 in cycle 5 while lookup 0 passes into stage 0.
+/* D = 2: a window of W(D+1) = 3 entries; an item is dispatched (pushed)
+ * D cycles after its DIT read, only into its queue, reaches the queue at
+ * the end of the next cycle and is popped two cycles after its push at the
+ * earliest. Lookup 0 wraps (stages 2 0 1 2, one hop every 2 cycles);
+ * lookup 2 waits in queue 0 in cycle 6 while lookup 0 passes into stage 0.
  * Exits come D-1 cycles after the last read, results one cycle later. */
 START_TEST(test_v2_wrap_queue_wait)
 {
@@ -333,27 +334,30 @@ START_TEST(test_v2_wrap_queue_wait)
         "0 S - - - Q 0 0 0 win:0\n"
         "1 S - - - Q 0 0 0 win:1\n"
         "2 S - - - Q 0 0 1 push2:0 win:2\n"
-        "3 S - - 0 Q 1 0 0 pop2:0 push0:1\n"
-        "4 S 1 - - Q 1 0 0 pop0:1 push0:2\n"
-        "5 S 0 - - Q 1 0 0 exit:1\n"
-        "6 S 2 - - Q 0 0 0 out:1 pop0:2\n"
-        "7 S - 0 - Q 0 0 0 exit:2\n"
-        "8 S - - - Q 0 0 0 out:2\n"
-        "9 S - - 0 Q 0 0 0\n"
-        "10 S - - - Q 0 0 0 exit:0\n"
-        "11 S - - - Q 0 0 0 out:0\n");
+        "3 S - - - Q 1 0 1 push0:1\n"
+        "4 S - - 0 Q 2 0 0 pop2:0 push0:2\n"
+        "5 S 1 - - Q 1 0 0 pop0:1\n"
+        "6 S 0 - - Q 1 0 0 exit:1\n"
+        "7 S 2 - - Q 0 0 0 out:1 pop0:2\n"
+        "8 S - 0 - Q 0 0 0 exit:2\n"
+        "9 S - - - Q 0 0 0 out:2\n"
+        "10 S - - 0 Q 0 0 0\n"
+        "11 S - - - Q 0 0 0 exit:0\n"
+        "12 S - - - Q 0 0 0 out:0\n");
 
     ck_assert_uint_eq(r.res[2].id, 0);
     ck_assert_uint_eq(r.res[2].loops, 1);
-    ck_assert_uint_eq(r.res[2].exit_cycle, 10);
-    ck_assert_uint_eq(r.res[2].out_cycle, 11);
+    ck_assert_uint_eq(r.res[2].exit_cycle, 11);
+    ck_assert_uint_eq(r.res[2].out_cycle, 12);
     free(r.log);
 }
 END_TEST
 
 /* D = 2, Q = 1: the dispatcher sees the queue's start-of-cycle occupancy
- * (a registered credit), so a pop in cycle 3 makes room for a push in
- * cycle 4, not 3: stall:q1, and lookup 3 (stage 0, idle) waits behind. */
+ * (a registered credit), and a push reaches the queue at the end of the
+ * next cycle: push in 2, pop in 4 (not 3), room again in 5 (not 4), so a
+ * queue of one passes an item every third cycle; stall:q1 in 3, 4, 6, 7,
+ * and lookup 3 (stage 0, idle) waits behind. */
 START_TEST(test_v2_full_queue)
 {
     static const st_req q[] = { {1,2},{1,2},{1,2},{0,1} };
@@ -364,26 +368,30 @@ START_TEST(test_v2_full_queue)
         "0 S - - Q 0 0 win:0\n"
         "1 S - - Q 0 0 win:1\n"
         "2 S - - Q 0 1 push1:0 win:2\n"
-        "3 S - 0 Q 0 0 pop1:0 stall:q1 win:3\n"
-        "4 S - - Q 0 1 push1:1\n"
-        "5 S 0 1 Q 0 0 pop1:1 stall:q1\n"
-        "6 S - - Q 0 1 push1:2 exit:0\n"
-        "7 S 1 2 Q 1 0 out:0 pop1:2 push0:3\n"
-        "8 S 3 - Q 0 0 pop0:3 exit:1\n"
-        "9 S 2 - Q 0 0 out:1 exit:3\n"
-        "10 S - - Q 0 0 out:3 exit:2\n"
-        "11 S - - Q 0 0 out:2\n");
+        "3 S - - Q 0 1 stall:q1 win:3\n"
+        "4 S - 0 Q 0 0 pop1:0 stall:q1\n"
+        "5 S - - Q 0 1 push1:1\n"
+        "6 S 0 - Q 0 1 stall:q1\n"
+        "7 S - 1 Q 0 0 pop1:1 stall:q1 exit:0\n"
+        "8 S - - Q 0 1 out:0 push1:2\n"
+        "9 S 1 - Q 1 1 push0:3\n"
+        "10 S - 2 Q 1 0 pop1:2 exit:1\n"
+        "11 S 3 - Q 0 0 out:1 pop0:3\n"
+        "12 S 2 - Q 0 0 exit:3\n"
+        "13 S - - Q 0 0 out:3 exit:2\n"
+        "14 S - - Q 0 0 out:2\n");
 
-    ck_assert_uint_eq(r.st.stall_queue, 2);
+    ck_assert_uint_eq(r.st.stall_queue, 4);
     free(r.log);
 }
 END_TEST
 
-/* D = 2, result port ready in half the cycles (ready in 3 4 5 7 10 11 of
- * lpm_sim_ready at 0.5). Result lane 0 (stage 0) holds two results at the
- * start of cycle 7, so lookup 3, done at stage 0, does not exit: it rides
- * to stage 1 (3~) and exits through that stage's lane. The DIT answer 4
- * leaves through DIT lane 0. */
+/* D = 2, result port ready in half the cycles (ready in 3 4 5 7 10 11 14
+ * of lpm_sim_ready at 0.5). Result lane 0 (stage 0) holds two results at
+ * the start of cycle 7, so lookup 2, done at stage 0, does not exit: it
+ * rides to stage 1 (2~ in cycle 8) and exits through that stage's lane in
+ * 9; lookup 5 does the same in cycles 10 to 12. The DIT answer 4 leaves
+ * through DIT lane 0. */
 START_TEST(test_v2_backpressure)
 {
     static const st_req q[] = { {0,1},{0,1},{0,1},{0,1},{1,0},{0,1} };
@@ -394,21 +402,25 @@ START_TEST(test_v2_backpressure)
         "0 S - - Q 0 0 win:0\n"
         "1 S - - Q 0 0 win:1\n"
         "2 S - - Q 1 0 push0:0 win:2\n"
-        "3 S 0 - Q 1 0 pop0:0 push0:1 win:3\n"
-        "4 S 1 - Q 1 0 pop0:1 push0:2 win:4 exit:0\n"
-        "5 S 2 - Q 1 0 out:0 pop0:2 push0:3 win:5 exit:1\n"
-        "6 S 3 - Q 0 0 pop0:3 dit:4 exit:2 exit:4\n"
-        "7 S - - Q 1 0 out:1 out:4 push0:5\n"
-        "8 S 5 3~ Q 0 0 pop0:5\n"
-        "9 S - - Q 0 0 exit:5 exit:3\n"
-        "10 S - - Q 0 0 out:2 out:3\n"
-        "11 S - - Q 0 0 out:5\n");
+        "3 S - - Q 2 0 push0:1 win:3\n"
+        "4 S 0 - Q 2 0 pop0:0 push0:2 win:4\n"
+        "5 S 1 - Q 2 0 pop0:1 push0:3 win:5 exit:0\n"
+        "6 S 2 - Q 1 0 pop0:2 dit:4 exit:1 exit:4\n"
+        "7 S 3 - Q 1 0 out:0 out:4 pop0:3 push0:5\n"
+        "8 S - 2~ Q 1 0 exit:3\n"
+        "9 S 5 - Q 0 0 pop0:5 exit:2\n"
+        "10 S - - Q 0 0 out:1 out:2\n"
+        "11 S - 5~ Q 0 0 out:3\n"
+        "12 S - - Q 0 0 exit:5\n"
+        "13 S - - Q 0 0\n"
+        "14 S - - Q 0 0 out:5\n");
 
     ck_assert_uint_eq(r.res[3].id, 2);
-    ck_assert_uint_eq(r.res[3].exit_cycle, 6);
+    ck_assert_uint_eq(r.res[3].exit_cycle, 9);
     ck_assert_uint_eq(r.res[3].out_cycle, 10);
-    ck_assert_uint_eq(r.res[4].id, 3);
-    ck_assert_uint_eq(r.res[4].exit_cycle, 9);
+    ck_assert_uint_eq(r.res[5].id, 5);
+    ck_assert_uint_eq(r.res[5].exit_cycle, 12);
+    ck_assert_uint_eq(r.res[5].out_cycle, 14);
     free(r.log);
 }
 END_TEST
@@ -426,29 +438,33 @@ START_TEST(test_v2_rob_backpressure)
         "0 S - - Q 0 0 win:0\n"
         "1 S - - Q 0 0 win:1\n"
         "2 S - - Q 1 0 push0:0 win:2\n"
-        "3 S 0 - Q 0 1 pop0:0 push1:1 win:3\n"
-        "4 S - 1 Q 0 0 pop1:1 stall:rob\n"
-        "5 S - 0 Q 0 0 stall:rob exit:1\n"
-        "6 S - - Q 0 0 stall:rob exit:0\n"
-        "7 S - - Q 0 0 rel:0 stall:rob\n"
-        "8 S - - Q 1 0 push0:2\n"
-        "9 S 2 - Q 0 0 pop0:2 stall:rob\n"
-        "10 S - - Q 0 0 rel:1 stall:rob exit:2\n"
-        "11 S - - Q 0 1 rel:2 push1:3\n"
-        "12 S - 3 Q 0 0 pop1:3\n"
-        "13 S - - Q 0 0 exit:3\n"
-        "14 S - - Q 0 0 rel:3\n");
+        "3 S - - Q 1 1 push1:1 win:3\n"
+        "4 S 0 - Q 0 1 pop0:0 stall:rob\n"
+        "5 S - 1 Q 0 0 pop1:1 stall:rob\n"
+        "6 S - 0 Q 0 0 stall:rob exit:1\n"
+        "7 S - - Q 0 0 stall:rob exit:0\n"
+        "8 S - - Q 0 0 stall:rob\n"
+        "9 S - - Q 0 0 stall:rob\n"
+        "10 S - - Q 0 0 rel:0 stall:rob\n"
+        "11 S - - Q 1 0 rel:1 push0:2\n"
+        "12 S - - Q 1 1 push1:3\n"
+        "13 S 2 - Q 0 1 pop0:2\n"
+        "14 S - 3 Q 0 0 pop1:3 exit:2\n"
+        "15 S - - Q 0 0 exit:3\n"
+        "16 S - - Q 0 0 rel:2\n"
+        "17 S - - Q 0 0\n"
+        "18 S - - Q 0 0 rel:3\n");
 
     for (unsigned i = 0; i < 4; i++)
         ck_assert_uint_eq(r.res[i].id, i);
-    ck_assert_uint_eq(r.res[1].out_cycle, 10);
+    ck_assert_uint_eq(r.res[1].out_cycle, 11);
     free(r.log);
 }
 END_TEST
 
 /* D = 2, linear: every item enters stage 0 through queue 0 (lookups 2 and
  * 4 first read stage 1 and ride stage 0); the bubble writes 7 into stage 1
- * in cycle 7. Lookups ahead of it (0, 1: stage 1 read in cycle 6) see the
+ * in cycle 9. Lookups ahead of it (0, 1: stage 1 read in cycle 7) see the
  * old word, lookups behind it (2, 3, 4) the new one. */
 START_TEST(test_v2_linear_bubble)
 {
@@ -465,18 +481,21 @@ START_TEST(test_v2_linear_bubble)
         "0 S - - - Q 0 0 0 win:0\n"
         "1 S - - - Q 0 0 0 win:1\n"
         "2 S - - - Q 1 0 0 push0:0 win:b0\n"
-        "3 S 0 - - Q 1 0 0 pop0:0 push0:1 win:2\n"
-        "4 S 1 - - Q 1 0 0 pop0:1 push0:b0 win:3\n"
-        "5 S b0~ 0~ - Q 1 0 0 pop0:b0 push0:2 win:4\n"
-        "6 S 2~ 1 - Q 1 0 0 pop0:2 push0:3\n"
-        "7 S 3 b0 0~ Q 1 0 0 pop0:3 push0:4\n"
-        "8 S 4~ 2 1~ Q 0 0 0 pop0:4 exit:0\n"
-        "9 S - 3 b0~ Q 0 0 0 out:0 exit:1\n"
-        "10 S - 4 2~ Q 0 0 0 out:1\n"
-        "11 S - - 3 Q 0 0 0 exit:2\n"
-        "12 S - - 4 Q 0 0 0 out:2 exit:3\n"
-        "13 S - - - Q 0 0 0 out:3 exit:4\n"
-        "14 S - - - Q 0 0 0 out:4\n");
+        "3 S - - - Q 2 0 0 push0:1 win:2\n"
+        "4 S 0 - - Q 1 0 0 pop0:0 stall:q0 win:3\n"
+        "5 S 1 - - Q 1 0 0 pop0:1 push0:b0\n"
+        "6 S - 0~ - Q 2 0 0 push0:2 win:4\n"
+        "7 S b0~ 1 - Q 1 0 0 pop0:b0 stall:q0\n"
+        "8 S 2~ - 0~ Q 1 0 0 pop0:2 push0:3\n"
+        "9 S - b0 1~ Q 2 0 0 push0:4 exit:0\n"
+        "10 S 3 2 - Q 1 0 0 out:0 pop0:3 exit:1\n"
+        "11 S 4~ - b0~ Q 0 0 0 out:1 pop0:4\n"
+        "12 S - 3 2~ Q 0 0 0\n"
+        "13 S - 4 - Q 0 0 0 exit:2\n"
+        "14 S - - 3 Q 0 0 0 out:2\n"
+        "15 S - - 4 Q 0 0 0 exit:3\n"
+        "16 S - - - Q 0 0 0 out:3 exit:4\n"
+        "17 S - - - Q 0 0 0 out:4\n");
 
     ck_assert_uint_eq(r.res[0].nh, LPM_NH_NONE);
     ck_assert_uint_eq(r.res[1].nh, LPM_NH_NONE);
@@ -487,10 +506,10 @@ START_TEST(test_v2_linear_bubble)
 }
 END_TEST
 
-/* D = 2, two ports, W = 2: queue 0 gives two lookups a cycle (cycle 3);
+/* D = 2, two ports, W = 2: queue 0 gives two lookups a cycle (cycle 4);
  * the bubble enters the window alone (cycle 2: no request beside it),
- * takes both lanes of stage 0 when both are idle (cycle 5) and of stage 1
- * (cycle 7), writing each stage once. Lookups 4 and 5, behind it, read its
+ * takes both lanes of stage 0 when both are idle (cycle 6) and of stage 1
+ * (cycle 8), writing each stage once. Lookups 4 and 5, behind it, read its
  * word 5; lookup 2 read both stages before the bubble did. Results leave
  * one per lane per cycle, in lane order. */
 START_TEST(test_v2_dual_port)
@@ -509,12 +528,13 @@ START_TEST(test_v2_dual_port)
         "0 S -/- -/- Q 0 0 win:0 win:1\n"
         "1 S -/- -/- Q 0 0 win:2 win:3\n"
         "2 S -/- -/- Q 2 0 push0:0 push0:1 win:b0\n"
-        "3 S 0/1 -/- Q 1 1 pop0:0 pop0:1 push0:2 push1:3 win:4 win:5\n"
-        "4 S 2/- 3/- Q 1 0 pop0:2 pop1:3 push0:b0\n"
-        "5 S b0/b0 0/1 Q 2 0 pop0:b0 push0:4 push0:5 exit:3\n"
-        "6 S 4/5 2/- Q 0 0 out:3 pop0:4 pop0:5 exit:0 exit:1\n"
-        "7 S -/- b0/b0 Q 0 0 out:0 out:1 exit:4 exit:5 exit:2\n"
-        "8 S -/- -/- Q 0 0 out:4 out:5 out:2\n");
+        "3 S -/- -/- Q 3 1 push0:2 push1:3 win:4 win:5\n"
+        "4 S 0/1 -/- Q 2 1 pop0:0 pop0:1 push0:b0\n"
+        "5 S 2/- 3/- Q 3 0 pop0:2 pop1:3 push0:4 push0:5\n"
+        "6 S b0/b0 0/1 Q 2 0 pop0:b0 exit:3\n"
+        "7 S 4/5 2/- Q 0 0 out:3 pop0:4 pop0:5 exit:0 exit:1\n"
+        "8 S -/- b0/b0 Q 0 0 out:0 out:1 exit:4 exit:5 exit:2\n"
+        "9 S -/- -/- Q 0 0 out:4 out:5 out:2\n");
 
     ck_assert_uint_eq(r.res[5].id, 2);
     ck_assert_uint_eq(r.res[5].nh, LPM_NH_NONE);
