@@ -32,7 +32,7 @@ rc=0
 python3 scripts/docs_tables.py validate "${DOCS[@]}" --defs reports || rc=1
 # The docs with no typed figure left stay so: a number in their prose is
 # a generated cell, or a quote, parameter or aim said so by a marker.
-python3 scripts/docs_tables.py typed --check docs/results-mapping.md docs/results-names.md docs/results-gpu.md docs/results-rtl.md || rc=1
+python3 scripts/docs_tables.py typed --check docs/results-mapping.md docs/results-names.md docs/results-gpu.md docs/results-rtl.md docs/results-cpu.md docs/results-camp.md || rc=1
 
 rm -rf "$OUT"
 mkdir -p "$OUT"
