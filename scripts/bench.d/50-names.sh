@@ -3,7 +3,7 @@
 # Tables of 1M+ real names (ut1-hosts: 2.39M hostnames, zonewalk: 1.13M) when
 # ../shared/data is there, else 1M synthetic hostnames. Times are CPU time of
 # the measuring thread (lookups/s: median of 3 runs). docs/results-names.md
-# holds the figures and reads them.
+# shows them as ratios within one run (reports/names-real-speed.json).
 set -euo pipefail
 W=$(mktemp -d /tmp/lpmpipe-names-bench.XXXXXX)
 trap 'rm -rf "$W"' EXIT
