@@ -14,8 +14,10 @@ whose values come in the definition's order, or a list of
 "row:FIELD" in a where picks one element of the record's rows, e.g.
 bench's per-engine rows; a row's "base" is the record its base_ fields
 come from, so that a ratio is taken within one run; a column with
-"timing": true holds timings of the machine that ran them and is checked
-for shape only, a number where the doc has one), also ({PREFIX: {where
+"timing": true holds figures of the machine that ran them, checked for
+shape only, a number where the doc has one: ratios of timings taken
+within one run (a doc shows no absolute wall-clock figure), peak memory,
+load), also ({PREFIX: {where
 changes}}: more records of each cell, e.g. the same point at D = 2, whose
 fields come as PREFIX_NAME; "exp": NAME in the changes takes the same
 point of another definition, e.g. the simulation of a map's image),
