@@ -12,18 +12,23 @@ fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 set -m # background jobs in their own process group, so kill -INT -PID is Ctrl-C
 
-cat >"$W/slow.json" <<'EOF'
+# The first four points (seeds 1 and 2) run at once; the others wait for
+# $W/gate, so an interrupted run has exactly those four recorded however
+# fast the machine is (the simulator's speed made a timed interruption race).
+cat >"$W/slow.json" <<EOF
 {"name": "slow", "title": "points that take a while",
- "command": ["sim", "--synthetic", "24", "--count", "{count}", "--seed", "{seed}", "--queue", "4", "--json"],
+ "command": ["/bin/sh", "-c", "[ {seed} -le 2 ] || while [ ! -e $W/gate ]; do sleep 0.05; done; exec \"\$0\" sim --synthetic 24 --count {count} --seed {seed} --queue 4 --json", "{lpmpipe}"],
  "params": {"seed": [1, 2, 3, 4, 5, 6, 7, 8], "count": [150000, 250000]},
  "keep": {"lpc": "lpc", "requests": "requests"}}
 EOF
+touch "$W/gate"
 "$BIN" report run "$W/slow.json" -o "$W/full" --quiet || bad "uninterrupted run"
 [ "$(wc -l <"$W/full/results.jsonl")" -eq 16 ] || bad "uninterrupted run: $(wc -l <"$W/full/results.jsonl") records"
 
 resume() { # $1: name, then run options
   local name=$1 dir="$W/$1" pid k t
   shift
+  rm -f "$W/gate"
   "$BIN" report run "$W/slow.json" -o "$dir" --plain "$@" >"$W/$name.1.log" 2>&1 &
   pid=$!
   for t in $(seq 1 3000); do # up to 5 minutes: the first records come late on a loaded machine
@@ -33,6 +38,7 @@ resume() { # $1: name, then run options
   done
   kill -INT -- -"$pid" 2>/dev/null
   wait "$pid"
+  touch "$W/gate"
   k=$(ls "$dir"/records/slow/*.json 2>/dev/null | wc -l)
   if [ "$k" -lt 4 ] || [ "$k" -ge 16 ]; then
     bad "$name: interrupted after $k of 16 records (the test needs an interruption in the middle)"
