@@ -3,19 +3,18 @@
 // in order: the dispatcher decided them the cycle before, res_n of that
 // cycle) and up to P pops (pop_n, never more than the entries held).
 // Everything the other modules read is a register: the head entries (the
-// first P, copies of the buffer's oldest entries, so that the stage's
-// address multiplexer sees registers), nz (a head entry is there), n2 (two
-// are), and room[c] = (credits + c < Q), the dispatcher's credits, which
-// count a push from its decision (res_n) on, a cycle before it lands.
+// first P entries themselves, so that the stage's address multiplexer sees
+// registers), nz (a head entry is there), n2 (two are), and room[c] =
+// (credits + c < Q), the dispatcher's credits, which count a push from its
+// decision (res_n) on, a cycle before it lands.
 //
 // No arithmetic sits between a pop or a push and a register: the entries
-// live in a circular buffer of Q entries whose read and write pointers are
-// one-hot (a pop or push rotates them: wiring and a small multiplexer), and
-// the occupancy is a thermometer code (th[j] = more than j entries), which
-// a cycle shifts by pushes - pops. Push m writes the entry the write
-// pointer rotated by m names; head i becomes the entry pop_n + i places
-// behind the read pointer, or, when that one is not held yet, this cycle's
-// push (pop_n + i - entries). Widths and the item layout: lpm_item.vh.
+// shift towards the head by the pops (entry i takes entry i + pop_n, or the
+// push that lands there), and the occupancy is a thermometer code (th[j] =
+// more than j entries), which a cycle shifts by pushes - pops. What entry i
+// becomes for each pop count depends on registers only (one LUT a bit); the
+// pop count, one LUT from the stage's registers, picks one of them: two LUTs
+// from a register to an entry.
 module lpm_queue (
     input  wire              clk,
     input  wire              rst,
@@ -33,46 +32,18 @@ module lpm_queue (
     localparam integer QL = Q + MUT_QCAP;         // the credit's limit (Q, or one more: a planted fault)
     localparam K = 2 * P + 1;                     // sequence positions a head can take: pop_n + i, +1 for the fault
     localparam TH = (QL + 1 > K + 1) ? QL + 1 : K + 1; // thermometer bits: th[j] = (entries > j)
-    localparam [Q-1:0] ONE = 1;
 
-    reg [IW-1:0] hr [0:P-1];
-    reg [IW-1:0] br [0:Q-1];
-    reg [Q-1:0]  rp, wp;                          // one-hot: the oldest entry, the next free one
+    localparam QE = (Q > P) ? Q : P;              // entries (P heads even when Q < P: those are never held)
+    reg [IW-1:0] e [0:QE-1];                      // e[0] is the oldest entry
     reg [TH-1:0] th;                              // entries held
     reg [TH-1:0] tc;                              // credits: pushes decided - pops
 
     genvar g;
     generate
         for (g = 0; g < P; g = g + 1) begin : g_head
-            assign head[g*IW +: IW] = hr[g];
+            assign head[g*IW +: IW] = e[g];
         end
     endgenerate
-
-    // x rotated towards higher entries by r
-    function [Q-1:0] rot;
-        input [Q-1:0] x;
-        input integer r;
-        integer z;
-        begin
-            for (z = 0; z < Q; z = z + 1)
-                rot[(z + r) % Q] = x[z];
-        end
-    endfunction
-
-    // the entry k places behind the read pointer, for every k a head can
-    // take (a one-hot read: AND-OR over the entries)
-    reg [Q-1:0]  rk [0:K-1];
-    reg [IW-1:0] at [0:K-1];
-    integer ak, ae;
-    always @* begin
-        for (ak = 0; ak < K; ak = ak + 1) begin
-            rk[ak] = rot(rp, ak);
-            at[ak] = {IW{1'b0}};
-            for (ae = 0; ae < Q; ae = ae + 1)
-                if (rk[ak][ae])
-                    at[ak] = at[ak] | br[ae];
-        end
-    end
 
     // a thermometer count less r (r < 0: more)
     function [TH-1:0] tshift;
@@ -85,53 +56,51 @@ module lpm_queue (
         end
     endfunction
 
-    // eq[j]: exactly j entries
-    wire [K-1:0] eq = {th[K-2:0], 1'b1} & ~th[K-1:0];
+    // eq[n]: exactly n entries
+    wire [TH-1:0] eq = {th[TH-2:0], 1'b1} & ~th;
 
     wire [31:0]  ppi = {30'd0, pop_n};           // the counts as integers
     wire [31:0]  pni = {{(32-WNB){1'b0}}, push_n};
     wire [31:0]  rni = {{(32-WNB){1'b0}}, res_n};
-    reg [IW-1:0] hd [0:P-1];
+
+    // entry i after k pops: entry i + k when held, else the push that lands
+    // there (push m lands at entries - k + m; a place no push reaches is
+    // not held, so it may take any push: push 0 unless a later one lands
+    // there). sh[k][i] depends on registers only; the pop count picks one.
+    reg [IW-1:0] sh [0:P][0:QE-1];
+    reg [IW-1:0] nd [0:QE-1];
     reg [TH-1:0] th_d, tc_d;
-    reg [Q-1:0]  rp_d, wp_d;
-    reg [Q-1:0]  wm [0:W-1];                      // where push m goes
-    integer hi, hk, hm, tj;
+    integer sk, si, sm, sj, tj;
     always @* begin
-        for (hi = 0; hi < P; hi = hi + 1) begin
-            hd[hi] = hr[hi];
-            for (hk = 0; hk < K; hk = hk + 1)
-                if (hk == ppi + hi) begin
-                    if (th[hk]) begin
-                        hd[hi] = at[hk];
-                        if (MUT_QORDER && hk + 1 < K && th[hk + 1]) // planted fault: a later entry overtakes
-                            hd[hi] = at[hk + 1];
-                    end else begin
-                        // not held yet: this cycle's push number hk - entries
-                        for (hm = 0; hm < W; hm = hm + 1)
-                            if (hm <= hk && eq[hk - hm])
-                                hd[hi] = push_item[hm*IW +: IW];
-                    end
+        for (sk = 0; sk <= P; sk = sk + 1)
+            for (si = 0; si < QE; si = si + 1) begin
+                sj = si + sk;
+                sh[sk][si] = push_item[0 +: IW];
+                for (sm = 1; sm < W; sm = sm + 1)
+                    if (sj - sm >= 0 && sj - sm < TH && eq[sj - sm >= 0 && sj - sm < TH ? sj - sm : 0])
+                        sh[sk][si] = push_item[sm*IW +: IW];
+                if (sj < QE && th[sj < QE ? sj : 0]) begin
+                    sh[sk][si] = e[sj < QE ? sj : 0];
+                    // planted fault: the head skips to the next held entry
+                    if (MUT_QORDER && si < P && sj + 1 < QE && th[sj + 1 < QE ? sj + 1 : 0])
+                        sh[sk][si] = e[sj + 1 < QE ? sj + 1 : 0];
                 end
+            end
+        for (si = 0; si < QE; si = si + 1) begin
+            nd[si] = sh[0][si];
+            for (sk = 1; sk <= P; sk = sk + 1)
+                if (ppi == sk)
+                    nd[si] = sh[sk][si];
         end
-        for (hm = 0; hm < W; hm = hm + 1)
-            wm[hm] = rot(wp, hm);
-        rp_d = rp;
-        for (hk = 1; hk <= P; hk = hk + 1)
-            if (ppi == hk)
-                rp_d = rot(rp, hk);
-        wp_d = wp;
-        for (hm = 1; hm <= W; hm = hm + 1)
-            if (pni == hm)
-                wp_d = rot(wp, hm);
         // the occupancy shifted by push_n - pop_n, the credits by res_n - pop_n
         th_d = th;
         tc_d = tc;
-        for (hk = 0; hk <= P; hk = hk + 1)
-            for (hm = 0; hm <= W; hm = hm + 1) begin
-                if (ppi == hk && pni == hm)
-                    th_d = tshift(th, hk - hm);
-                if (ppi == hk && rni == hm)
-                    tc_d = tshift(tc, hk - hm);
+        for (sk = 0; sk <= P; sk = sk + 1)
+            for (sm = 0; sm <= W; sm = sm + 1) begin
+                if (ppi == sk && pni == sm)
+                    th_d = tshift(th, sk - sm);
+                if (ppi == sk && rni == sm)
+                    tc_d = tshift(tc, sk - sm);
             end
         // the binary count of credits (the log's q), for the cycle log only (lpm_top leaves it unconnected)
         cnt_next = {QCB{1'b0}};
@@ -140,17 +109,11 @@ module lpm_queue (
                 cnt_next = cnt_next + 1'b1;
     end
 
-    integer c, ce, cw;
+    integer c, ce;
     always @(posedge clk) begin
-        for (c = 0; c < P; c = c + 1)
-            hr[c] <= hd[c];
-        for (ce = 0; ce < Q; ce = ce + 1)
-            for (cw = 0; cw < W; cw = cw + 1)
-                if (cw < pni && wm[cw][ce])
-                    br[ce] <= push_item[cw*IW +: IW];
+        for (ce = 0; ce < QE; ce = ce + 1)
+            e[ce] <= nd[ce];
         if (rst) begin
-            rp <= ONE;
-            wp <= ONE;
             th <= {TH{1'b0}};
             tc <= {TH{1'b0}};
             nz <= 1'b0;
@@ -158,8 +121,6 @@ module lpm_queue (
             for (c = 0; c < W; c = c + 1)
                 room[c] <= c < QL;
         end else begin
-            rp <= rp_d;
-            wp <= wp_d;
             th <= th_d;
             tc <= tc_d;
             nz <= th_d[0];
