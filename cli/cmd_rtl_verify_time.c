@@ -38,9 +38,10 @@ static double rate_in(const char *path)
 int lpm_verify_timing(const lpm_verify_opts *v, lpm_verify_run *r)
 {
     double sim[LPM_VERIFY_TIMING_RUNS], model[LPM_VERIFY_TIMING_RUNS];
-    char trace[4200], errf[4200];
+    char trace[4200], simerr[4200], tberr[4200];
     lpm_rtl_fmt(trace, sizeof trace, "%s/stim.trace", r->work);
-    lpm_rtl_fmt(errf, sizeof errf, "%s/time_sim.err", r->work);
+    lpm_rtl_fmt(simerr, sizeof simerr, "%s/time_sim.err", r->work);
+    lpm_rtl_fmt(tberr, sizeof tberr, "%s/time_tb.err", r->work);
     for (int i = 0; i < LPM_VERIFY_TIMING_RUNS; i++) {
         lpm_verify_simargs sa;
         char *a[LPM_VERIFY_SIM_ARGS];
@@ -49,20 +50,18 @@ int lpm_verify_timing(const lpm_verify_opts *v, lpm_verify_run *r)
         a[n++] = "--timing";
         a[n++] = "--no-check";
         a[n] = NULL;
-        int s = lpm_rtl_run(a, NULL, "/dev/null", errf);
-        if (s || (sim[i] = rate_in(errf)) <= 0) {
+        int s = lpm_rtl_run(a, NULL, "/dev/null", simerr);
+        if (s || (sim[i] = rate_in(simerr)) <= 0) {
             lpm_cli_error(cmd, "--timing: the timed simulator run failed (exit %d) or printed no rate:", s);
-            lpm_rtl_show_tail(errf, 4);
+            lpm_rtl_show_tail(simerr, 4);
             return 1;
         }
         if (lpm_verify_model(v, r->work, r->rtl, r->exe, "-", "time.res", "time_tb.err"))
             return 1;
-        lpm_rtl_fmt(errf, sizeof errf, "%s/time_tb.err", r->work);
-        if ((model[i] = rate_in(errf)) <= 0) {
-            lpm_cli_error(cmd, "--timing: the timed model run printed no rate (%s)", errf);
+        if ((model[i] = rate_in(tberr)) <= 0) {
+            lpm_cli_error(cmd, "--timing: the timed model run printed no rate (%s)", tberr);
             return 1;
         }
-        lpm_rtl_fmt(errf, sizeof errf, "%s/time_sim.err", r->work);
     }
     r->timing.runs = LPM_VERIFY_TIMING_RUNS;
     r->timing.sim_cps = lpm_cli_median(sim, LPM_VERIFY_TIMING_RUNS);
