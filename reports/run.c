@@ -266,6 +266,38 @@ static int lock_dir(const char *dir, lpm_err *err)
     return fd;
 }
 
+/* 1 when one of the experiments has a parameter of that name. */
+static int some_exp_has_param(const lpm_report_exp *exps, size_t nexps, const char *name, size_t len)
+{
+    for (size_t x = 0; x < nexps; x++)
+        for (size_t a = 0; a < exps[x].naxes; a++)
+            if (strlen(exps[x].axes[a].name) == len && !strncmp(exps[x].axes[a].name, name, len))
+                return 1;
+    return 0;
+}
+
+/* An --only filter naming a parameter no experiment has would keep every
+ * point without a word: refuse it, naming the parameters there are. */
+static int check_only(const lpm_report_run_opts *o, const lpm_report_exp *exps, size_t nexps, lpm_err *err)
+{
+    for (size_t i = 0; i < o->nonly; i++) {
+        const char *eq = strchr(o->only[i], '=');
+        size_t len = eq ? (size_t)(eq - o->only[i]) : 0;
+        if (some_exp_has_param(exps, nexps, o->only[i], len))
+            continue;
+        char names[512] = "";
+        size_t used = 0;
+        for (size_t x = 0; x < nexps; x++)
+            for (size_t a = 0; a < exps[x].naxes && used < sizeof names; a++)
+                used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", used ? ", " : "",
+                                         exps[x].axes[a].name);
+        return lpm_err_set(err, LPM_EINPUT, "--only %s: no experiment given has a parameter '%.*s' (%s%s)",
+                           o->only[i], (int)len, o->only[i], used ? "its parameters: " : "none has parameters",
+                           names);
+    }
+    return LPM_OK;
+}
+
 static int prepare(const lpm_report_run_opts *o, lpm_report_exp *exps, size_t nexps, int *skip, lpm_err *err)
 {
     char path[4200];
@@ -289,8 +321,11 @@ static int prepare(const lpm_report_run_opts *o, lpm_report_exp *exps, size_t ne
 
 int lpm_report_run(const lpm_report_run_opts *o, lpm_report_exp *exps, size_t nexps, lpm_err *err)
 {
+    int rc = check_only(o, exps, nexps, err);
+    if (rc)
+        return rc;
     int *skip = calloc(nexps + 1, sizeof *skip);
-    int rc = lpm_report_mkdirs(o->env.dir, err);
+    rc = lpm_report_mkdirs(o->env.dir, err);
     if (!rc)
         rc = prepare(o, exps, nexps, skip, err);
     int lock = rc ? -1 : lock_dir(o->env.dir, err);

@@ -44,6 +44,11 @@ echo ':' >"$W/logins"
 "$BIN" report merge "$W/emit" -o "$W/emit" 2>/dev/null || bad "merge of the emitted run"
 cmp -s "$W/seq/results.jsonl" "$W/emit/results.jsonl" && ok "records of the emitted script equal the local run's" || bad "emitted-script records differ"
 
+# ---- an --only naming a parameter no experiment has is refused (it would keep every point)
+"$BIN" report run "$D/small-sim.json" -o "$W/badonly" --only qeueu=4 --quiet >"$W/badonly.log" 2>&1; st=$?
+[ $st != 0 ] && grep -q "no experiment given has a parameter 'qeueu'" "$W/badonly.log" && [ ! -e "$W/badonly" ] &&
+  ok "--only with an unknown parameter: exit $st, $(head -1 "$W/badonly.log")" || bad "--only qeueu=4: exit $st: $(cat "$W/badonly.log")"
+
 # ---- partial folders merged in any order equal the whole run
 for q in 1 4 16; do
   "$BIN" report run "$D/small-sim.json" "$D/small-map.json" -o "$W/part$q" --only queue=$q --quiet 2>/dev/null || bad "part $q"
