@@ -9,18 +9,6 @@
 
 static const char CMD[] = "names bench";
 
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, unsigned n)
-{
-    qsort(v, n, sizeof *v, cmp_d);
-    return v[n / 2];
-}
-
 static size_t count_mismatches(const lpm_nengine *en, const lpm_ntable *list, const uint32_t *want)
 {
     size_t bad = 0;
@@ -76,7 +64,7 @@ static double interweaved(const nbench *b, const lpm_nengine *en, double *runs, 
             lpm_niw_lookup(&iw, &v, out);
             runs[k] = (double)list->n / (lpm_ncli_now() - t0);
         }
-        iwps = median(runs, b->o->repeat);
+        iwps = lpm_cli_median(runs, b->o->repeat);
         for (size_t i = 0; i < list->n; i++)
             *bad += out[i] != b->want[i];
         lpm_niw_free(&iw);
@@ -106,7 +94,7 @@ static int bench_engine(const nbench *b, const char *eng, size_t *total_bad)
             sink += lpm_nengine_lookup(&en, lpm_ntable_name(list, i), list->e[i].len);
         runs[k] = (double)list->n / (lpm_ncli_now() - t0);
     }
-    double lps = median(runs, o->repeat), iwps = 0;
+    double lps = lpm_cli_median(runs, o->repeat), iwps = 0;
     size_t bad = count_mismatches(&en, list, b->want), badu = 0, bad2 = 0;
     if (en.kind == LPM_NE_MATA)
         iwps = interweaved(b, &en, runs, &bad);
