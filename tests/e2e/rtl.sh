@@ -168,6 +168,12 @@ verify "tiny linear, queue 4, bubbles, load 0.3, Icarus too" --image "$W/tl.lpi"
   --updates "$W/tl.bub" --update-rate 700000 --load 0.3 --icarus
 verify "tiny linear, 2 ports, width 2, bubbles, result port ready 0.4" --image "$W/tl.lpi" --trace "$W/tiny.trace" \
   --queue 4 --ports 2 --issue-width 2 --updates "$W/tl.bub" --update-rate 700000 --result-ready 0.4
+# --timing (make bench's sim / Verilator ratio): the same model again (the build cache hits), timed
+verify "tiny linear, 2 ports, width 2, bubbles, result port ready 0.4, --timing" --image "$W/tl.lpi" \
+  --trace "$W/tiny.trace" --queue 4 --ports 2 --issue-width 2 --updates "$W/tl.bub" --update-rate 700000 \
+  --result-ready 0.4 --timing
+echo "$last" | grep -Eq '"timing":\{"runs":3,"sim_cycles_per_s":[0-9.e+]*[1-9][0-9.e+]*,"rtl_cycles_per_s":[0-9.e+]*[1-9][0-9.e+]*,"ratio":[0-9.]+' ||
+  bad "rtl verify --timing: no timing figures: $last"
 
 # the planted faults: each must be caught
 fault queue-order "ring, queue 4" --image "$W/tr.lpi" --trace "$W/tiny.trace" --queue 4
