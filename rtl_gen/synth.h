@@ -7,6 +7,7 @@
 #include "../core/err.h"
 
 #define LPM_SYNTH_MAX_STAGES 255
+#define LPM_SYNTH_MAX_SEEDS 15
 
 typedef struct lpm_synth_shape {
     unsigned n, p, w, wb, db, x;            /* from tb_cfg.h and the hex files */
@@ -22,7 +23,9 @@ typedef struct lpm_synth_fig {
     /* iCE40 HX8K (synth_ice40, nextpnr-ice40) */
     int ice_run, placed, bare_placed;
     long lc, lc_total, ram, ram_total;       /* nextpnr's device utilisation */
-    double fmax, bare_fmax;                  /* MHz after routing; 0: none */
+    unsigned seeds;                          /* nextpnr runs, seeds 1..seeds, each design */
+    double fmax[LPM_SYNTH_MAX_SEEDS];        /* MHz after routing, by seed; 0: none */
+    double bare_fmax[LPM_SYNTH_MAX_SEEDS];
     char note[512];
 } lpm_synth_fig;
 
@@ -34,7 +37,8 @@ int lpm_synth_write_shells(const char *dir, const lpm_synth_shape *s, lpm_err *e
 /* Yosys synth_xilinx: the counts. */
 int lpm_synth_xilinx(const char *dir, const lpm_synth_shape *s, lpm_synth_fig *f, lpm_err *err);
 /* Yosys synth_ice40 and nextpnr-ice40 --hx8k for the pipeline and the bare
- * loop in one run: fit from the placement, post-route Fmax. */
-int lpm_synth_ice40(const char *dir, double freq, lpm_synth_fig *f, lpm_err *err);
+ * loop in one run: fit from the placement, post-route Fmax for each of the
+ * placer seeds 1..seeds (nextpnr's seed alone moves it by about 10%). */
+int lpm_synth_ice40(const char *dir, double freq, unsigned seeds, lpm_synth_fig *f, lpm_err *err);
 
 #endif

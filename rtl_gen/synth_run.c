@@ -84,7 +84,7 @@ int lpm_synth_write_shells(const char *dir, const lpm_synth_shape *s, lpm_err *e
              o_br = o_rr + W, out = o_br + 1;
     fprintf(fp,
             "// Written by lpmpipe rtl synth: lpm_top behind two pins (inputs shifted in,\n"
-            "// outputs folded into one register), for synthesis only.\n"
+            "// outputs registered and folded into one register), for synthesis only.\n"
             "module synth_shell (input wire clk, input wire rst, input wire din, output reg dout);\n"
             "    reg [%u:0] sh;\n"
             "    always @(posedge clk) sh <= {sh[%u:0], din};\n"
@@ -93,10 +93,22 @@ int lpm_synth_write_shells(const char *dir, const lpm_synth_shape *s, lpm_err *e
             "        .req_key(sh[%u:%u]), .bub_valid(sh[%u]), .bub_ready(o[%u]), .bub_data(sh[%u:%u]),\n"
             "        .res_valid(o[%u:0]), .res_tag(o[%u:%u]), .res_nhv(o[%u:%u]), .res_nh(o[%u:%u]), .res_ready(sh[%u]),\n"
             "        .busy(o[%u]));\n"
-            "    always @(posedge clk) dout <= ^o;\n"
-            "endmodule\n",
+            "    // the outputs registered, then folded four bits a LUT, each level registered:\n"
+            "    // the shell adds no path longer than one LUT between registers\n"
+            "    reg [%u:0] f0;\n"
+            "    always @(posedge clk) f0 <= o;\n",
             in - 1, in - 2, out - 1, W - 1, o_rr + W - 1, o_rr, i_key - 1, i_tag, i_bv - 1, i_key, i_bv, o_br, i_rr - 1,
-            i_bd, L - 1, o_nhv - 1, o_tag, o_nh - 1, o_nhv, o_busy - 1, o_nh, i_rr, o_busy);
+            i_bd, L - 1, o_nhv - 1, o_tag, o_nh - 1, o_nhv, o_busy - 1, o_nh, i_rr, o_busy, out - 1);
+    unsigned lvl = 0, n = out;
+    for (; n > 4; lvl++) {
+        unsigned m = (n + 3) / 4;
+        fprintf(fp, "    reg [%u:0] f%u;\n    always @(posedge clk) begin\n", m - 1, lvl + 1);
+        for (unsigned k = 0; k < m; k++)
+            fprintf(fp, "        f%u[%u] <= ^f%u[%u:%u];\n", lvl + 1, k, lvl, 4 * k + 3 < n ? 4 * k + 3 : n - 1, 4 * k);
+        fprintf(fp, "    end\n");
+        n = m;
+    }
+    fprintf(fp, "    always @(posedge clk) dout <= ^f%u;\nendmodule\n", lvl);
     if (fclose(fp))
         return lpm_err_set(err, LPM_EFAIL, "%s: write failed", path);
     lpm_rtl_fmt(path, sizeof path, "%s/bare_loop.v", dir);
@@ -205,13 +217,14 @@ int lpm_synth_xilinx(const char *dir, const lpm_synth_shape *s, lpm_synth_fig *f
 }
 
 /* nextpnr-ice40 --hx8k: placed (0/1), device utilisation, post-route Fmax. */
-static int place_route(const char *dir, const char *json, const char *log, double freq, long *lc, long *ram,
-                       double *fmax, char *note, size_t note_n)
+static int place_route(const char *dir, const char *json, const char *log, double freq, unsigned seed, long *lc,
+                       long *ram, double *fmax, char *note, size_t note_n)
 {
-    char fq[32], path[4200], line[1024];
+    char fq[32], sd[16], path[4200], line[1024];
     snprintf(fq, sizeof fq, "%g", freq);
+    snprintf(sd, sizeof sd, "%u", seed);
     char *argv[] = { "nextpnr-ice40", "--hx8k", "--package", "ct256", "--json", (char *)json, "--freq", fq,
-                     "--timing-allow-fail", "--seed", "1", "-l", (char *)log, "-q", NULL };
+                     "--timing-allow-fail", "--seed", sd, "-l", (char *)log, "-q", NULL };
     int rc = lpm_rtl_run(argv, dir, "/dev/null", "/dev/null");
     lpm_rtl_fmt(path, sizeof path, "%s/%s", dir, log);
     FILE *fp = fopen(path, "r");
@@ -238,7 +251,7 @@ static int place_route(const char *dir, const char *json, const char *log, doubl
     return rc == 0;
 }
 
-int lpm_synth_ice40(const char *dir, double freq, lpm_synth_fig *f, lpm_err *err)
+int lpm_synth_ice40(const char *dir, double freq, unsigned seeds, lpm_synth_fig *f, lpm_err *err)
 {
     lpm_synth_shape s;
     int rc = lpm_synth_shape_of(dir, &s, err);
@@ -254,9 +267,29 @@ int lpm_synth_ice40(const char *dir, double freq, lpm_synth_fig *f, lpm_err *err
     if ((rc = yosys(dir, "read_verilog bare_loop.v; synth_ice40 -top bare_loop -json bare_loop.json", "bare_loop.log")))
         return lpm_err_set(err, LPM_EFAIL, "yosys synth_ice40 (bare loop) failed (exit %d): see %s/bare_loop.log", rc, dir);
     f->ice_run = 1;
+    f->seeds = seeds;
     long lc[2] = { 0, 0 }, ram[2] = { 0, 0 }, blc[2], bram[2];
-    /* fit is decided by the placer: a design that does not place is reported as such */
-    f->placed = place_route(dir, "synth_ice40.json", "nextpnr.log", freq, lc, ram, &f->fmax, f->note, sizeof f->note);
+    f->placed = f->bare_placed = 1;
+    for (unsigned k = 0; k < seeds; k++) {
+        char log[64], blog[64], bnote[512];
+        /* seed 1 keeps the names nextpnr.log / nextpnr_bare.log */
+        snprintf(log, sizeof log, "nextpnr_s%u.log", k + 1);
+        snprintf(blog, sizeof blog, "nextpnr_bare_s%u.log", k + 1);
+        if (!k) {
+            snprintf(log, sizeof log, "nextpnr.log");
+            snprintf(blog, sizeof blog, "nextpnr_bare.log");
+        }
+        /* fit is decided by the placer: a design that does not place is reported as such */
+        if (!place_route(dir, "synth_ice40.json", log, freq, k + 1, lc, ram, &f->fmax[k], note, sizeof note)) {
+            if (f->placed)
+                lpm_rtl_fmt(f->note, sizeof f->note, "seed %u: %s", k + 1, note[0] ? note : "see the nextpnr log");
+            f->placed = 0;
+        }
+        if (!place_route(dir, "bare_loop.json", blog, freq, k + 1, blc, bram, &f->bare_fmax[k], bnote, sizeof bnote))
+            f->bare_placed = 0;
+        if (!f->placed)
+            break;
+    }
     f->lc = lc[0];
     f->lc_total = lc[1];
     f->ram = ram[0];
@@ -265,12 +298,7 @@ int lpm_synth_ice40(const char *dir, double freq, lpm_synth_fig *f, lpm_err *err
         char why[512];
         lpm_rtl_fmt(why, sizeof why, "%s", f->note);
         lpm_rtl_fmt(f->note, sizeof f->note, "does not place on an HX8K (%ld of %ld logic cells, %ld of %ld block RAMs): %s",
-                    f->lc, f->lc_total, f->ram, f->ram_total, why[0] ? why : "see nextpnr.log");
-        f->fmax = 0;
+                    f->lc, f->lc_total, f->ram, f->ram_total, why);
     }
-    f->bare_placed = place_route(dir, "bare_loop.json", "nextpnr_bare.log", freq, blc, bram, &f->bare_fmax, note,
-                                 sizeof note);
-    if (!f->bare_placed)
-        f->bare_fmax = 0;
     return LPM_OK;
 }
