@@ -39,7 +39,10 @@ module lpm_ctl (
     output wire [BQB-1:0]     bt_idx,
     output wire [W*KR-1:0]    ent_key,
     output wire [W*T-1:0]     ent_tag,
+    /* verilator lint_off UNUSEDSIGNAL */ // one lane: only the entry stage and done bits (g_one); wider: not the word
     input  wire [W*IW-1:0]    ent_item,
+    input  wire [W*DB-1:0]    dit_word,   // the DIT word ent_item was made of
+    /* verilator lint_on UNUSEDSIGNAL */
     input  wire [NQ*W-1:0]    qroom,      // queue q takes c more: qroom[q*W + c] (registered)
     output reg  [NQ*WNB-1:0]  qres_n,     // pushes decided this cycle (the queues' credits)
     output reg  [NQ*W*IW-1:0] qpush_item, // last cycle's pushes, landing now
@@ -129,7 +132,9 @@ module lpm_ctl (
     // what enters the FIFO this cycle, in lane order, with the one-hot of
     // its entry stage (decoded here, off the dispatcher's path)
     localparam SN = 5;                   // small counts: 0 .. W
+    /* verilator lint_off UNUSEDSIGNAL */ // one lane: g_one keeps the word and makes the item later
     reg [IW-1:0] inc_item [0:W-1];
+    /* verilator lint_on UNUSEDSIGNAL */
     /* verilator lint_off UNUSEDSIGNAL */ // one lane: g_one decodes the target from the word itself
     reg [NQ-1:0] inc_oh [0:W-1];
     /* verilator lint_on UNUSEDSIGNAL */
@@ -347,32 +352,42 @@ module lpm_ctl (
             // bits, the target's registered room), and an entry loads on
             // tk | fh[i] (one LUT) the entry behind it or the incoming one.
             localparam NT = NQ + 1;
-            reg [IW-1:0] wf [0:C-1];
+            // an entry holds a bubble's item, or a request's {tag, key, DIT
+            // word} as it came from the block RAM: lpm_entry makes its item
+            // once it is in view, so the word reaches its entry through one
+            // or two LUTs (the bubble's multiplexer, the entry's load)
+            localparam PW = (IW > DB + KR + T) ? IW : DB + KR + T;
+            reg [PW-1:0] wf [0:C-1];
+            reg [C-1:0]  wb;             // entry i holds a bubble
             reg [NT-1:0] wo [0:C-1];     // entry i's target, one-hot; 0: no entry
             reg [C:0]    fh;             // one-hot of the fill level
-            // the incoming entry's target (0: none), one LUT from the DIT
-            // word: what arrives (a bubble, a request's word) is registers
-            // only, and the kept nets hold abc to that shape (the word comes
-            // late from the block RAM)
-            (* keep *) wire ib = pv[D-1][0] & pbub[D-1];
-            (* keep *) wire ir = pv[D-1][0] & ~pbub[D-1];
-            (* keep *) wire [NT-1:0] ix;
-            (* keep *) wire [IW-1:0] li = inc_item[0];
+            // the incoming entry's target (0: none), one LUT from the DIT word
+            wire ib = pv[D-1][0] & pbub[D-1];
+            wire ir = pv[D-1][0] & ~pbub[D-1];
+            wire [NT-1:0] ix;
             genvar gq;
             for (gq = 0; gq < NQ; gq = gq + 1) begin : g_ix
                 assign ix[gq] = ir & ~ent_item[F_DONE] & (RING == 0 || ent_item[F_STG +: SB] == gq);
             end
             assign ix[NQ] = ir & ent_item[F_DONE];
             wire [NT-1:0] ioh = ix | {{(NT-1){1'b0}}, ib};
+            wire [PW-1:0] lp = pbub[D-1] ? {{(PW-IW){1'b0}}, pbit[D-1]}
+                                         : {{(PW-DB-KR-T){1'b0}}, ptag[D-1], pkey[D-1], dit_word[DB-1:0]};
+            // the entry in view (entry tk) and its item
+            wire [PW-1:0] vw = tk[0] ? wf[1 < C ? 1 : 0] : wf[0];
+            wire vb = tk[0] ? wb[1 < C ? 1 : 0] : wb[0];
+            wire [IW-1:0] vent;
+            lpm_entry ve (.e(vw[DB-1:0]), .key(vw[DB +: KR]), .tag(vw[DB + KR +: T]), .item(vent));
+            wire [IW-1:0] it = vb ? vw[IW-1:0] : vent;
+            reg [IW-1:0] pitem;          // the item decided last cycle: its queue writes it now
+            always @(posedge clk) pitem <= it;
             wire [NT-1:0] rm = {drl_room[0], qroom};
             reg [NT-1:0] tq;             // target q takes the entry in view
-            reg [IW-1:0] it;             // the entry in view: entry tk
             reg [SB-1:0] e;
             integer dq;
             always @* begin
                 for (dq = 0; dq < NT; dq = dq + 1)
                     tq[dq] = (tk[0] ? wo[1 < C ? 1 : 0][dq] : wo[0][dq]) & rm[dq];
-                it = tk[0] ? wf[1 < C ? 1 : 0] : wf[0];
                 e = (it[F_B] || RING == 0) ? {SB{1'b0}} : it[F_STG +: SB];
                 taken = {{(SN-1){1'b0}}, |tq};
                 for (dq = 0; dq < NQ; dq = dq + 1)
@@ -381,7 +396,7 @@ module lpm_ctl (
                 dex_v = tq[NQ];
                 dex_d = {it[F_NH +: NB], it[F_NHV], it[F_TAG +: T]};
                 for (dq = 0; dq < NQ; dq = dq + 1)
-                    qpush_item[dq*IW +: IW] = wf[0];
+                    qpush_item[dq*IW +: IW] = pitem;
                 dbg_wtok = {e, it[F_TAG +: TG], it[F_B]};
                 dbg_act = tq[NQ] ? 2'd1 : (|tq) ? 2'd2 : 2'd0;
                 dbg_stall = 2'd0;
@@ -410,10 +425,11 @@ module lpm_ctl (
             genvar gf;
             for (gf = 0; gf < C; gf = gf + 1) begin : g_f
                 wire en = tk[0] | fh[gf];
-                (* keep *) wire from_next = tk[0] & ~fh[gf + 1];
+                wire from_next = tk[0] & ~fh[gf + 1];
                 always @(posedge clk) begin
                     if (en) begin
-                        wf[gf] <= (from_next && gf + 1 < C) ? wf[gf + 1 < C ? gf + 1 : 0] : li;
+                        wf[gf] <= (from_next && gf + 1 < C) ? wf[gf + 1 < C ? gf + 1 : 0] : lp;
+                        wb[gf] <= (from_next && gf + 1 < C) ? wb[gf + 1 < C ? gf + 1 : 0] : pbub[D-1];
                         wo[gf] <= !from_next ? ioh : (gf + 1 < C) ? wo[gf + 1 < C ? gf + 1 : 0] : {NT{1'b0}};
                     end
                     if (rst)
