@@ -236,7 +236,8 @@ static void emit_pipe(FILE *fp, const lpm_rtl_shape *sh)
             "        .dit_we(dit_we), .dit_widx(dit_widx), .dit_wdata(dit_wdata), .bt_we(bt_we), .bt_idx(bt_idx),\n"
             "        .ent_key(ent_key), .ent_tag(ent_tag), .ent_item(ent_item), .qroom(qroom), .qres_n(qres_n),\n"
             "        .qpush_item(qpush_item), .qpush_n(qpush_n), .drl_room(drl_room), .dex_v(dex_v), .dex_d(dex_d), .busy(ctl_busy),\n"
-            "        .dbg_act(dbg_act), .dbg_wtok(dbg_wtok), .dbg_stall(dbg_stall), .dbg_stall_stg(dbg_stall_stg));\n"
+            "        .dbg_act(dbg_act), .dbg_wtok(dbg_wtok), .dbg_stall(dbg_stall), .dbg_stall_stg(dbg_stall_stg),\n"
+            "        .dit_word(dit_rdata));\n"
             "    wire [W*XI-1:0] dit_idx;\n"
             "    lpm_dit dit (.clk(clk), .idx(dit_idx), .we(dit_we), .widx(dit_widx), .wdata(dit_wdata), .rdata(dit_rdata));\n");
     for (unsigned k = 0; k < w; k++) {

@@ -39,7 +39,10 @@ module lpm_ctl (
     output wire [BQB-1:0]     bt_idx,
     output wire [W*KR-1:0]    ent_key,
     output wire [W*T-1:0]     ent_tag,
+    /* verilator lint_off UNUSEDSIGNAL */ // one lane: only the entry stage and done bits (g_one); wider: not the word
     input  wire [W*IW-1:0]    ent_item,
+    input  wire [W*DB-1:0]    dit_word,   // the DIT word ent_item was made of
+    /* verilator lint_on UNUSEDSIGNAL */
     input  wire [NQ*W-1:0]    qroom,      // queue q takes c more: qroom[q*W + c] (registered)
     output reg  [NQ*WNB-1:0]  qres_n,     // pushes decided this cycle (the queues' credits)
     output reg  [NQ*W*IW-1:0] qpush_item, // last cycle's pushes, landing now
@@ -129,8 +132,12 @@ module lpm_ctl (
     // what enters the FIFO this cycle, in lane order, with the one-hot of
     // its entry stage (decoded here, off the dispatcher's path)
     localparam SN = 5;                   // small counts: 0 .. W
+    /* verilator lint_off UNUSEDSIGNAL */ // one lane: g_one keeps the word and makes the item later
     reg [IW-1:0] inc_item [0:W-1];
+    /* verilator lint_on UNUSEDSIGNAL */
+    /* verilator lint_off UNUSEDSIGNAL */ // one lane: g_one decodes the target from the word itself
     reg [NQ-1:0] inc_oh [0:W-1];
+    /* verilator lint_on UNUSEDSIGNAL */
     reg [SN-1:0] inc;
     integer ik, iq;
     always @* begin
@@ -154,172 +161,294 @@ module lpm_ctl (
         end
     end
 
-    // ---- the dispatcher: the W entries behind last cycle's decisions ----
-    reg [IW-1:0] wf [0:C-1];
-    reg [NQ-1:0] woh [0:C-1];            // each entry's entry stage, one-hot
-    reg [C:0]    fh;                     // one-hot of fn: fh[i] = (fn == i)
-    reg [C-1:0]  fin;                    // entry i is in the FIFO: fn > i (registered beside fh)
     reg [SN-1:0] tk;                     // entries decided last cycle, still at the front
-    reg [IW-1:0] vw [0:W-1];             // what the dispatcher looks at: entry tk + j
-    reg [NQ-1:0] vo [0:W-1];
-    reg [W-1:0]  vf;
-    integer vj, va;
-    always @* begin
-        for (vj = 0; vj < W; vj = vj + 1) begin
-            vw[vj] = wf[vj];
-            vo[vj] = woh[vj];
-            vf[vj] = fin[vj];
-            for (va = 1; va <= W; va = va + 1)
-                if (tk == va[SN-1:0] && vj + va < C) begin
-                    vw[vj] = wf[vj + va];
-                    vo[vj] = woh[vj + va];
-                    vf[vj] = fin[vj + va];
+    reg [SN-1:0] taken;                  // entries decided this cycle
+    generate
+        if (W > 1) begin : g_wide
+            // ---- the dispatcher: the W entries behind last cycle's decisions ----
+            reg [IW-1:0] wf [0:C-1];
+            reg [NQ-1:0] woh [0:C-1];            // each entry's entry stage, one-hot
+            reg [C:0]    fh;                     // one-hot of fn: fh[i] = (fn == i)
+            reg [C-1:0]  fin;                    // entry i is in the FIFO: fn > i (registered beside fh)
+            reg [IW-1:0] vw [0:W-1];             // what the dispatcher looks at: entry tk + j
+            reg [NQ-1:0] vo [0:W-1];
+            reg [W-1:0]  vf;
+            integer vj, va;
+            always @* begin
+                for (vj = 0; vj < W; vj = vj + 1) begin
+                    vw[vj] = wf[vj];
+                    vo[vj] = woh[vj];
+                    vf[vj] = fin[vj];
+                    for (va = 1; va <= W; va = va + 1)
+                        if (tk == va[SN-1:0] && vj + va < C) begin
+                            vw[vj] = wf[vj + va];
+                            vo[vj] = woh[vj + va];
+                            vf[vj] = fin[vj + va];
+                        end
                 end
-        end
-    end
+            end
 
-    reg [IW-1:0] it;
-    reg [NQ-1:0] oh;
-    reg [SN-1:0] taken;
-    reg [NQ*SN-1:0] pc;                  // pushes into each queue so far this cycle
-    reg [NQ*W*W-1:0] psel;               // queue q's push m is entry j: psel[(q*W + m)*W + j]
-    reg [SB-1:0] e;
-    integer dj, dm, dq;
-    reg stop, ok, rq;
-    always @* begin
-        qres_n = {NQ*WNB{1'b0}};
-        psel = {NQ*W*W{1'b0}};
-        dex_v = {W{1'b0}};
-        dex_d = {W*RDW{1'b0}};
-        dbg_act = {W*2{1'b0}};
-        dbg_wtok = {W*WTW{1'b0}};
-        dbg_stall = 2'd0;
-        dbg_stall_stg = {SB{1'b0}};
-        stop = 1'b0;
-        ok = 1'b0;
-        rq = 1'b0;
-        taken = {SN{1'b0}};
-        pc = {NQ*SN{1'b0}};
-        for (dj = 0; dj < W; dj = dj + 1) begin
-            it = vw[dj];
-            oh = vo[dj];
-            // a bubble, and every item of a linear pipeline, enters at stage 0
-            e = (it[F_B] || RING == 0) ? {SB{1'b0}} : it[F_STG +: SB];
-            dbg_wtok[dj*WTW +: WTW] = {e, it[F_TAG +: TG], it[F_B]};
-            if (!stop && vf[dj]) begin
-                if (!it[F_B] && it[F_DONE]) begin
-                    if (drl_room[dj]) begin
-                        dbg_act[dj*2 +: 2] = 2'd1;
-                        dex_v[dj] = 1'b1;
-                        dex_d[dj*RDW +: RDW] = {it[F_NH +: NB], it[F_NHV], it[F_TAG +: T]};
-                        taken = taken + 1'b1;
-                    end else begin
-                        dbg_stall = 2'd2;
-                        stop = 1'b1;
-                    end
-                end else begin
-                    // oh is one-hot: queue q takes it on its own bit and room
-                    ok = 1'b0;
-                    for (dq = 0; dq < NQ; dq = dq + 1) begin
-                        rq = 1'b0;
-                        for (dm = 0; dm < W; dm = dm + 1)
-                            if (pc[dq*SN +: SN] == dm[SN-1:0])
-                                rq = qroom[dq*W + dm];
-                        if (oh[dq] && rq) begin
-                            ok = 1'b1;
-                            for (dm = 0; dm < W; dm = dm + 1)
-                                if (pc[dq*SN +: SN] == dm[SN-1:0])
-                                    psel[(dq*W + dm)*W + dj] = 1'b1;
-                            pc[dq*SN +: SN] = pc[dq*SN +: SN] + 1'b1;
-                            qres_n[dq*WNB +: WNB] = pc[dq*SN +: WNB];
+            reg [IW-1:0] it;
+            reg [NQ-1:0] oh;
+            reg [NQ*SN-1:0] pc;                  // pushes into each queue so far this cycle
+            reg [NQ*W*W-1:0] psel;               // queue q's push m is entry j: psel[(q*W + m)*W + j]
+            reg [SB-1:0] e;
+            integer dj, dm, dq;
+            reg stop, ok, rq;
+            always @* begin
+                qres_n = {NQ*WNB{1'b0}};
+                psel = {NQ*W*W{1'b0}};
+                dex_v = {W{1'b0}};
+                dex_d = {W*RDW{1'b0}};
+                dbg_act = {W*2{1'b0}};
+                dbg_wtok = {W*WTW{1'b0}};
+                dbg_stall = 2'd0;
+                dbg_stall_stg = {SB{1'b0}};
+                stop = 1'b0;
+                ok = 1'b0;
+                rq = 1'b0;
+                taken = {SN{1'b0}};
+                pc = {NQ*SN{1'b0}};
+                for (dj = 0; dj < W; dj = dj + 1) begin
+                    it = vw[dj];
+                    oh = vo[dj];
+                    // a bubble, and every item of a linear pipeline, enters at stage 0
+                    e = (it[F_B] || RING == 0) ? {SB{1'b0}} : it[F_STG +: SB];
+                    dbg_wtok[dj*WTW +: WTW] = {e, it[F_TAG +: TG], it[F_B]};
+                    if (!stop && vf[dj]) begin
+                        if (!it[F_B] && it[F_DONE]) begin
+                            if (drl_room[dj]) begin
+                                dbg_act[dj*2 +: 2] = 2'd1;
+                                dex_v[dj] = 1'b1;
+                                dex_d[dj*RDW +: RDW] = {it[F_NH +: NB], it[F_NHV], it[F_TAG +: T]};
+                                taken = taken + 1'b1;
+                            end else begin
+                                dbg_stall = 2'd2;
+                                stop = 1'b1;
+                            end
+                        end else begin
+                            // oh is one-hot: queue q takes it on its own bit and room
+                            ok = 1'b0;
+                            for (dq = 0; dq < NQ; dq = dq + 1) begin
+                                rq = 1'b0;
+                                for (dm = 0; dm < W; dm = dm + 1)
+                                    if (pc[dq*SN +: SN] == dm[SN-1:0])
+                                        rq = qroom[dq*W + dm];
+                                if (oh[dq] && rq) begin
+                                    ok = 1'b1;
+                                    for (dm = 0; dm < W; dm = dm + 1)
+                                        if (pc[dq*SN +: SN] == dm[SN-1:0])
+                                            psel[(dq*W + dm)*W + dj] = 1'b1;
+                                    pc[dq*SN +: SN] = pc[dq*SN +: SN] + 1'b1;
+                                    qres_n[dq*WNB +: WNB] = pc[dq*SN +: WNB];
+                                end
+                            end
+                            if (ok) begin
+                                dbg_act[dj*2 +: 2] = 2'd2;
+                                taken = taken + 1'b1;
+                            end else begin
+                                dbg_stall = 2'd1;
+                                dbg_stall_stg = e;
+                                stop = 1'b1;
+                            end
                         end
                     end
-                    if (ok) begin
-                        dbg_act[dj*2 +: 2] = 2'd2;
-                        taken = taken + 1'b1;
-                    end else begin
+                end
+            end
+
+            // last cycle's pushes land: entry j of the front, as psel said; the
+            // data is not gated (push_n says what lands): one lane needs no
+            // multiplexer at all
+            reg [NQ*W*W-1:0] psel_r;
+            /* verilator lint_off UNUSEDSIGNAL */ // one lane: the choice is always entry 0
+            reg [NQ*W*W-1:0] psel_u;
+            /* verilator lint_on UNUSEDSIGNAL */
+            integer pq, pm, pj;
+            always @* begin
+                psel_u = psel_r;
+                for (pq = 0; pq < NQ; pq = pq + 1)
+                    for (pm = 0; pm < W; pm = pm + 1) begin
+                        qpush_item[(pq*W + pm)*IW +: IW] = wf[0];
+                        if (W > 1) begin
+                            qpush_item[(pq*W + pm)*IW +: IW] = {IW{1'b0}};
+                            for (pj = 0; pj < W; pj = pj + 1)
+                                if (psel_u[(pq*W + pm)*W + pj])
+                                    qpush_item[(pq*W + pm)*IW +: IW] = qpush_item[(pq*W + pm)*IW +: IW] | wf[pj];
+                        end
+                    end
+            end
+            always @(posedge clk) begin
+                psel_r <= psel;
+                if (rst) begin
+                    qpush_n <= {NQ*WNB{1'b0}};
+                    tk <= {SN{1'b0}};
+                end else begin
+                    qpush_n <= qres_n;
+                    tk <= taken;
+                end
+            end
+
+            // ---- the window FIFO: last cycle's decided entries leave the front, the pipeline's join the back ----
+            reg [IW-1:0] nf [0:C-1];
+            reg [NQ-1:0] nfo [0:C-1];
+            reg [C:0]    fh_d;
+            reg [C-1:0]  fin_d;
+            integer fi, fa, fm;
+            always @* begin
+                for (fi = 0; fi < C; fi = fi + 1) begin
+                    nf[fi] = wf[fi];
+                    nfo[fi] = woh[fi];
+                    for (fa = 1; fa <= W; fa = fa + 1)
+                        if (tk == fa[SN-1:0] && fi + fa < C) begin
+                            nf[fi] = wf[fi + fa];
+                            nfo[fi] = woh[fi + fa];
+                        end
+                    // the m-th incoming entry lands at fn - tk + m; the W positions
+                    // from fn - tk on are written whether or not an entry comes (fin
+                    // says which are filled), so an entry's load enable is only tk
+                    // and the registered fill level
+                    for (fm = 0; fm < W; fm = fm + 1)
+                        for (fa = 0; fa <= W; fa = fa + 1)
+                            if (fi + fa - fm >= 0 && fi + fa - fm <= C && tk == fa[SN-1:0] && fh[fi + fa - fm]) begin
+                                nf[fi] = inc_item[fm];
+                                nfo[fi] = inc_oh[fm];
+                            end
+                end
+                // fn - tk + inc, one-hot
+                fh_d = {(C+1){1'b0}};
+                for (fi = 0; fi <= C; fi = fi + 1)
+                    for (fa = 0; fa <= W; fa = fa + 1)
+                        for (fm = 0; fm <= W; fm = fm + 1)
+                            if (fh[fi] && tk == fa[SN-1:0] && inc == fm[SN-1:0] && fi - fa + fm >= 0 && fi - fa + fm <= C)
+                                fh_d[fi - fa + fm] = 1'b1;
+                // fn' > i: no bit of fh_d at or below i
+                for (fi = 0; fi < C; fi = fi + 1) begin
+                    fin_d[fi] = 1'b1;
+                    for (fa = 0; fa <= fi; fa = fa + 1)
+                        if (fh_d[fa])
+                            fin_d[fi] = 1'b0;
+                end
+            end
+
+            integer ci;
+            always @(posedge clk) begin
+                for (ci = 0; ci < C; ci = ci + 1) begin
+                    wf[ci] <= nf[ci];
+                    woh[ci] <= nfo[ci];
+                end
+                if (rst) begin
+                    fh <= {{C{1'b0}}, 1'b1};
+                    fin <= {C{1'b0}};
+                end else begin
+                    fh <= fh_d;
+                    fin <= fin_d;
+                end
+            end
+        end else begin : g_one
+            // One lane (W = 1): the same decisions, with every FIFO entry's
+            // target held one-hot with its valid bit folded in (queue q, or
+            // NQ: the DIT answers' result lane), so that a target takes the
+            // entry on one LUT of registers (tk, the two candidate entries'
+            // bits, the target's registered room), and an entry loads on
+            // tk | fh[i] (one LUT) the entry behind it or the incoming one.
+            localparam NT = NQ + 1;
+            // an entry holds a bubble's item, or a request's {tag, key, DIT
+            // word} as it came from the block RAM: lpm_entry makes its item
+            // once it is in view, so the word reaches its entry through one
+            // or two LUTs (the bubble's multiplexer, the entry's load)
+            localparam PW = (IW > DB + KR + T) ? IW : DB + KR + T;
+            reg [PW-1:0] wf [0:C-1];
+            reg [C-1:0]  wb;             // entry i holds a bubble
+            reg [NT-1:0] wo [0:C-1];     // entry i's target, one-hot; 0: no entry
+            reg [C:0]    fh;             // one-hot of the fill level
+            // the incoming entry's target (0: none), one LUT from the DIT word
+            wire ib = pv[D-1][0] & pbub[D-1];
+            wire ir = pv[D-1][0] & ~pbub[D-1];
+            wire [NT-1:0] ix;
+            genvar gq;
+            for (gq = 0; gq < NQ; gq = gq + 1) begin : g_ix
+                assign ix[gq] = ir & ~ent_item[F_DONE] & (RING == 0 || ent_item[F_STG +: SB] == gq);
+            end
+            assign ix[NQ] = ir & ent_item[F_DONE];
+            wire [NT-1:0] ioh = ix | {{(NT-1){1'b0}}, ib};
+            wire [PW-1:0] lp = pbub[D-1] ? {{(PW-IW){1'b0}}, pbit[D-1]}
+                                         : {{(PW-DB-KR-T){1'b0}}, ptag[D-1], pkey[D-1], dit_word[DB-1:0]};
+            // the entry in view (entry tk) and its item
+            wire [PW-1:0] vw = tk[0] ? wf[1 < C ? 1 : 0] : wf[0];
+            wire vb = tk[0] ? wb[1 < C ? 1 : 0] : wb[0];
+            wire [IW-1:0] vent;
+            lpm_entry ve (.e(vw[DB-1:0]), .key(vw[DB +: KR]), .tag(vw[DB + KR +: T]), .item(vent));
+            wire [IW-1:0] it = vb ? vw[IW-1:0] : vent;
+            reg [IW-1:0] pitem;          // the item decided last cycle: its queue writes it now
+            always @(posedge clk) pitem <= it;
+            wire [NT-1:0] rm = {drl_room[0], qroom};
+            reg [NT-1:0] tq;             // target q takes the entry in view
+            reg [SB-1:0] e;
+            integer dq;
+            always @* begin
+                for (dq = 0; dq < NT; dq = dq + 1)
+                    tq[dq] = (tk[0] ? wo[1 < C ? 1 : 0][dq] : wo[0][dq]) & rm[dq];
+                e = (it[F_B] || RING == 0) ? {SB{1'b0}} : it[F_STG +: SB];
+                taken = {{(SN-1){1'b0}}, |tq};
+                for (dq = 0; dq < NQ; dq = dq + 1)
+                    qres_n[dq*WNB +: WNB] = tq[dq];
+                // the answer's data is not gated: dex_v says when it is pushed
+                dex_v = tq[NQ];
+                dex_d = {it[F_NH +: NB], it[F_NHV], it[F_TAG +: T]};
+                for (dq = 0; dq < NQ; dq = dq + 1)
+                    qpush_item[dq*IW +: IW] = pitem;
+                dbg_wtok = {e, it[F_TAG +: TG], it[F_B]};
+                dbg_act = tq[NQ] ? 2'd1 : (|tq) ? 2'd2 : 2'd0;
+                dbg_stall = 2'd0;
+                dbg_stall_stg = {SB{1'b0}};
+                if (!(|tq)) begin
+                    if (tk[0] ? wo[1 < C ? 1 : 0][NQ] : wo[0][NQ])
+                        dbg_stall = 2'd2;
+                    else if (tk[0] ? (|wo[1 < C ? 1 : 0]) : (|wo[0])) begin
                         dbg_stall = 2'd1;
                         dbg_stall_stg = e;
-                        stop = 1'b1;
                     end
                 end
             end
-        end
-    end
-
-    // last cycle's pushes land: entry j of the front, as psel said; the
-    // data is not gated (push_n says what lands): one lane needs no
-    // multiplexer at all
-    reg [NQ*W*W-1:0] psel_r;
-    /* verilator lint_off UNUSEDSIGNAL */ // one lane: the choice is always entry 0
-    reg [NQ*W*W-1:0] psel_u;
-    /* verilator lint_on UNUSEDSIGNAL */
-    integer pq, pm, pj;
-    always @* begin
-        psel_u = psel_r;
-        for (pq = 0; pq < NQ; pq = pq + 1)
-            for (pm = 0; pm < W; pm = pm + 1) begin
-                qpush_item[(pq*W + pm)*IW +: IW] = wf[0];
-                if (W > 1) begin
-                    qpush_item[(pq*W + pm)*IW +: IW] = {IW{1'b0}};
-                    for (pj = 0; pj < W; pj = pj + 1)
-                        if (psel_u[(pq*W + pm)*W + pj])
-                            qpush_item[(pq*W + pm)*IW +: IW] = qpush_item[(pq*W + pm)*IW +: IW] | wf[pj];
+            // fn - tk + incoming, one-hot
+            wire iv = pv[D-1][0];
+            reg [C:0] fh_d;
+            integer fi;
+            always @* begin
+                for (fi = 0; fi <= C; fi = fi + 1)
+                    fh_d[fi] = ((tk[0] == iv) && fh[fi]) || (!tk[0] && iv && fi > 0 && fh[fi > 0 ? fi - 1 : 0]) ||
+                               (tk[0] && !iv && fi < C && fh[fi < C ? fi + 1 : 0]);
+            end
+            // entry i: the entry behind it when the FIFO shifts and the
+            // incoming one does not land on i, else the incoming one (every
+            // entry from fn - tk on takes it, held or not: wo says which)
+            genvar gf;
+            for (gf = 0; gf < C; gf = gf + 1) begin : g_f
+                wire en = tk[0] | fh[gf];
+                wire from_next = tk[0] & ~fh[gf + 1];
+                always @(posedge clk) begin
+                    if (en) begin
+                        wf[gf] <= (from_next && gf + 1 < C) ? wf[gf + 1 < C ? gf + 1 : 0] : lp;
+                        wb[gf] <= (from_next && gf + 1 < C) ? wb[gf + 1 < C ? gf + 1 : 0] : pbub[D-1];
+                        wo[gf] <= !from_next ? ioh : (gf + 1 < C) ? wo[gf + 1 < C ? gf + 1 : 0] : {NT{1'b0}};
+                    end
+                    if (rst)
+                        wo[gf] <= {NT{1'b0}};
                 end
             end
-    end
-    always @(posedge clk) begin
-        psel_r <= psel;
-        if (rst) begin
-            qpush_n <= {NQ*WNB{1'b0}};
-            tk <= {SN{1'b0}};
-        end else begin
-            qpush_n <= qres_n;
-            tk <= taken;
-        end
-    end
-
-    // ---- the window FIFO: last cycle's decided entries leave the front, the pipeline's join the back ----
-    reg [IW-1:0] nf [0:C-1];
-    reg [NQ-1:0] nfo [0:C-1];
-    reg [C:0]    fh_d;
-    reg [C-1:0]  fin_d;
-    integer fi, fa, fm;
-    always @* begin
-        for (fi = 0; fi < C; fi = fi + 1) begin
-            nf[fi] = wf[fi];
-            nfo[fi] = woh[fi];
-            for (fa = 1; fa <= W; fa = fa + 1)
-                if (tk == fa[SN-1:0] && fi + fa < C) begin
-                    nf[fi] = wf[fi + fa];
-                    nfo[fi] = woh[fi + fa];
+            always @(posedge clk) begin
+                if (rst) begin
+                    qpush_n <= {NQ*WNB{1'b0}};
+                    tk <= {SN{1'b0}};
+                    fh <= {{C{1'b0}}, 1'b1};
+                end else begin
+                    qpush_n <= qres_n;
+                    tk <= taken;
+                    fh <= fh_d;
                 end
-            // the m-th incoming entry lands at fn - tk + m; the W positions
-            // from fn - tk on are written whether or not an entry comes (fin
-            // says which are filled), so an entry's load enable is only tk
-            // and the registered fill level
-            for (fm = 0; fm < W; fm = fm + 1)
-                for (fa = 0; fa <= W; fa = fa + 1)
-                    if (fi + fa - fm >= 0 && fi + fa - fm <= C && tk == fa[SN-1:0] && fh[fi + fa - fm]) begin
-                        nf[fi] = inc_item[fm];
-                        nfo[fi] = inc_oh[fm];
-                    end
+            end
         end
-        // fn - tk + inc, one-hot
-        fh_d = {(C+1){1'b0}};
-        for (fi = 0; fi <= C; fi = fi + 1)
-            for (fa = 0; fa <= W; fa = fa + 1)
-                for (fm = 0; fm <= W; fm = fm + 1)
-                    if (fh[fi] && tk == fa[SN-1:0] && inc == fm[SN-1:0] && fi - fa + fm >= 0 && fi - fa + fm <= C)
-                        fh_d[fi - fa + fm] = 1'b1;
-        // fn' > i: no bit of fh_d at or below i
-        for (fi = 0; fi < C; fi = fi + 1) begin
-            fin_d[fi] = 1'b1;
-            for (fa = 0; fa <= fi; fa = fa + 1)
-                if (fh_d[fa])
-                    fin_d[fi] = 1'b0;
-        end
-    end
+    endgenerate
 
     reg [SN-1:0] nr;
     integer nk;
@@ -338,21 +467,12 @@ module lpm_ctl (
     /* verilator lint_on UNUSEDSIGNAL */
     always @* wn_d = {{(XW-FNB){1'b0}}, wn} - {{(XW-SN){1'b0}}, taken} + {{(XW-SN){1'b0}}, nr};
 
-    integer ci;
     always @(posedge clk) begin
-        for (ci = 0; ci < C; ci = ci + 1) begin
-            wf[ci] <= nf[ci];
-            woh[ci] <= nfo[ci];
-        end
         if (rst) begin
             wn <= {FNB{1'b0}};
-            fh <= {{C{1'b0}}, 1'b1};
-            fin <= {C{1'b0}};
             bseq <= {BQB{1'b0}};
         end else begin
             wn <= wn_d[FNB-1:0];
-            fh <= fh_d;
-            fin <= fin_d;
             bseq <= bseq + {{(BQB-1){1'b0}}, bub_take};
         end
     end

@@ -19,15 +19,17 @@ module lpm_rlane (
     assign valid = v0;
     assign dout = e0;
     assign room = ~v1;
+    // a push goes to the first entry free after this cycle's pop; the
+    // entries' loads do not wait for push (an entry loaded without one
+    // stays invalid), so push reaches only v0 and v1. e0 loads when it is
+    // popped or empty, e1 when it is held, else din: the load enables and
+    // the choice are registers and res_ready only, so din passes one LUT.
+    wire l0 = pop | ~v0;
+    wire l1 = pop ? v1 : v0 & ~v1;
     always @(posedge clk) begin
-        // a push goes to the first entry free after this cycle's pop; the
-        // entries' loads do not wait for push (an entry loaded without one
-        // stays invalid), so push reaches only v0 and v1
-        if (pop)
+        if (l0)
             e0 <= v1 ? e1 : din;
-        else if (~v0)
-            e0 <= din;
-        if (pop ? v1 : v0 & ~v1)
+        if (l1)
             e1 <= din;
         if (rst) begin
             v0 <= 1'b0;
