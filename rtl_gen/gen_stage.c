@@ -32,9 +32,11 @@ static void emit_ports(const stage_ctx *c)
                 "    input  wire [%u:0] qhead,\n"
                 "    input  wire qnz,\n"
                 "%s"
+                "%s"
                 "    output wire [1:0] pop_n,\n"
                 "    output wire [%u:0] dbg_pop,\n",
-                sh->p * sh->iw - 1, sh->p > 1 ? "    input  wire qn2,\n" : "", sh->p - 1);
+                sh->p * sh->iw - 1, c->s == 0 ? "    input  wire qhw,\n" : "", sh->p > 1 ? "    input  wire qn2,\n" : "",
+                sh->p - 1);
     if (c->has_bt)
         fprintf(fp,
                 "    input  wire bt_we,\n"
@@ -113,7 +115,8 @@ static void emit_memory(const stage_ctx *c)
      * item passing into stage 0 is never a bubble) and every other stage's
      * from its hop register (its queue, if any, never holds one) */
     if (c->has_q && c->s == 0)
-        fprintf(fp, "    wire we = ~pass0%s & qnz & q0[F_B] & q0[F_WEN];\n", sh->p > 1 ? " & ~pass1" : "");
+        fprintf(fp, "    wire we = ~pass0%s & qhw;   // qhw: the queue's head is a bubble that writes (a register)\n",
+                sh->p > 1 ? " & ~pass1" : "");
     else
         fprintf(fp, "    wire we = h0[F_V] & h0[F_B] & h0[F_WEN];\n");
     fprintf(fp, "    wire [WB-1:0] wd = c0[F_KEY +: WB];\n");

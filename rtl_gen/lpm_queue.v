@@ -26,6 +26,7 @@ module lpm_queue (
     output reg               nz,
     output reg               n2,
     output reg  [W-1:0]      room,
+    output reg               hw,
     output reg  [QCB-1:0]    cnt_next
 );
 `include "lpm_item.vh"
@@ -63,35 +64,9 @@ module lpm_queue (
     wire [31:0]  pni = {{(32-WNB){1'b0}}, push_n};
     wire [31:0]  rni = {{(32-WNB){1'b0}}, res_n};
 
-    // entry i after k pops: entry i + k when held, else the push that lands
-    // there (push m lands at entries - k + m; a place no push reaches is
-    // not held, so it may take any push: push 0 unless a later one lands
-    // there). sh[k][i] depends on registers only; the pop count picks one.
-    reg [IW-1:0] sh [0:P][0:QE-1];
-    reg [IW-1:0] nd [0:QE-1];
     reg [TH-1:0] th_d, tc_d;
-    integer sk, si, sm, sj, tj;
+    integer sk, sm, tj;
     always @* begin
-        for (sk = 0; sk <= P; sk = sk + 1)
-            for (si = 0; si < QE; si = si + 1) begin
-                sj = si + sk;
-                sh[sk][si] = push_item[0 +: IW];
-                for (sm = 1; sm < W; sm = sm + 1)
-                    if (sj - sm >= 0 && sj - sm < TH && eq[sj - sm >= 0 && sj - sm < TH ? sj - sm : 0])
-                        sh[sk][si] = push_item[sm*IW +: IW];
-                if (sj < QE && th[sj < QE ? sj : 0]) begin
-                    sh[sk][si] = e[sj < QE ? sj : 0];
-                    // planted fault: the head skips to the next held entry
-                    if (MUT_QORDER && si < P && sj + 1 < QE && th[sj + 1 < QE ? sj + 1 : 0])
-                        sh[sk][si] = e[sj + 1 < QE ? sj + 1 : 0];
-                end
-            end
-        for (si = 0; si < QE; si = si + 1) begin
-            nd[si] = sh[0][si];
-            for (sk = 1; sk <= P; sk = sk + 1)
-                if (ppi == sk)
-                    nd[si] = sh[sk][si];
-        end
         // the occupancy shifted by push_n - pop_n, the credits by res_n - pop_n
         th_d = th;
         tc_d = tc;
@@ -109,10 +84,67 @@ module lpm_queue (
                 cnt_next = cnt_next + 1'b1;
     end
 
-    integer c, ce;
+    // the entries. With one lane and one push a cycle (P = 1, W = 1) an entry
+    // loads only when the head pops or it is not held, from the entry behind
+    // it when that one is held, else from the push (which lands there when it
+    // lands at all): the pop is only a clock enable, one LUT from registers
+    // (the stage's hop valid bit and nz), and each entry's data one LUT from
+    // registers. hw, the head is a bubble that writes its stage, follows e[0].
+    // Otherwise the pop count picks one of the shifted queues sh[k].
+    generate
+        if (P == 1 && W == 1 && !MUT_QORDER) begin : g_ce
+            wire pop = pop_n[0];
+            integer ci;
+            always @(posedge clk) begin
+                for (ci = 0; ci < QE; ci = ci + 1)
+                    if (pop | ~th[ci])
+                        e[ci] <= (ci + 1 < QE && th[ci + 1]) ? e[(ci + 1 < QE) ? ci + 1 : 0] : push_item;
+                if (pop | ~th[0])
+                    hw <= (QE > 1 && th[1]) ? e[(QE > 1) ? 1 : 0][F_B] & e[(QE > 1) ? 1 : 0][F_WEN]
+                                            : push_n[0] & push_item[F_B] & push_item[F_WEN];
+                if (rst)
+                    hw <= 1'b0;
+            end
+        end else begin : g_sh
+            // entry i after k pops: entry i + k when held, else the push that lands
+            // there (push m lands at entries - k + m; a place no push reaches is
+            // not held, so it may take any push: push 0 unless a later one lands
+            // there). sh[k][i] depends on registers only; the pop count picks one.
+            reg [IW-1:0] sh [0:P][0:QE-1];
+            reg [IW-1:0] nd [0:QE-1];
+            integer gk, si, gm, sj, ce;
+            always @* begin
+                for (gk = 0; gk <= P; gk = gk + 1)
+                    for (si = 0; si < QE; si = si + 1) begin
+                        sj = si + gk;
+                        sh[gk][si] = push_item[0 +: IW];
+                        for (gm = 1; gm < W; gm = gm + 1)
+                            if (sj - gm >= 0 && sj - gm < TH && eq[sj - gm >= 0 && sj - gm < TH ? sj - gm : 0])
+                                sh[gk][si] = push_item[gm*IW +: IW];
+                        if (sj < QE && th[sj < QE ? sj : 0]) begin
+                            sh[gk][si] = e[sj < QE ? sj : 0];
+                            // planted fault: the head skips to the next held entry
+                            if (MUT_QORDER && si < P && sj + 1 < QE && th[sj + 1 < QE ? sj + 1 : 0])
+                                sh[gk][si] = e[sj + 1 < QE ? sj + 1 : 0];
+                        end
+                    end
+                for (si = 0; si < QE; si = si + 1) begin
+                    nd[si] = sh[0][si];
+                    for (gk = 1; gk <= P; gk = gk + 1)
+                        if (ppi == gk)
+                            nd[si] = sh[gk][si];
+                end
+            end
+            always @(posedge clk) begin
+                for (ce = 0; ce < QE; ce = ce + 1)
+                    e[ce] <= nd[ce];
+                hw <= ~rst & th_d[0] & nd[0][F_B] & nd[0][F_WEN];
+            end
+        end
+    endgenerate
+
+    integer c;
     always @(posedge clk) begin
-        for (ce = 0; ce < QE; ce = ce + 1)
-            e[ce] <= nd[ce];
         if (rst) begin
             th <= {TH{1'b0}};
             tc <= {TH{1'b0}};
