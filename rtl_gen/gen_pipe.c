@@ -266,12 +266,13 @@ static void emit_pipe(FILE *fp, const lpm_rtl_shape *sh)
             "    genvar gq;\n"
             "    generate\n"
             "        for (gq = 0; gq < NQ; gq = gq + 1) begin : g_q\n"
-            "            lpm_queue q (.clk(clk), .rst(rst), .push_item(qpush_item[gq*W*IW +: W*IW]),\n"
+            "            lpm_queue q (.clk(clk), .rst(rst), .pass(hop[((gq + N - 1) %% N) * %u + F_V]),\n"
+            "                .push_item(qpush_item[gq*W*IW +: W*IW]),\n"
             "                .push_n(qpush_n[gq*WNB +: WNB]), .res_n(qres_n[gq*WNB +: WNB]), .pop_n(pop_n[gq*2 +: 2]), .head(qhead[gq*%u +: %u]),\n"
             "                .nz(qnz[gq]), .n2(qn2[gq]), .room(qroom[gq*W +: W]), .hw(qhw[gq]), .cnt_next(qcnt_next[gq*QCB +: QCB]));\n"
             "        end\n"
             "    endgenerate\n",
-            pw, pw);
+            pw, pw, pw);
     if (sh->nq < sh->n)
         fprintf(fp, "    assign dbg_qn = {%u'd0, qcnt_next};\n", (sh->n - sh->nq) * sh->qcb);
     else
