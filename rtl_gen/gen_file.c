@@ -36,6 +36,17 @@ int lpm_rtl_close(FILE *fp, const char *dir, const char *name, lpm_err *err)
 void lpm_rtl_emit_mem(FILE *fp, const char *base, uint64_t depth, unsigned width, unsigned nrd, const char *waddr,
                       const char *wdata, const char *raddr, const char *rdata)
 {
+    lpm_rtl_emit_mem_re(fp, base, depth, width, nrd, waddr, wdata, raddr, rdata, NULL);
+}
+
+void lpm_rtl_emit_mem_re(FILE *fp, const char *base, uint64_t depth, unsigned width, unsigned nrd, const char *waddr,
+                         const char *wdata, const char *raddr, const char *rdata, const char *re)
+{
+    char rc[64];
+    if (re)
+        snprintf(rc, sizeof rc, "if (%s)", re);
+    else
+        snprintf(rc, sizeof rc, "if (!we)");
     unsigned parts[LPM_FPGA_MAX_PARTS];
     unsigned np = lpm_fpga_split(depth, width, parts);
     char a[32], r[32];
@@ -45,12 +56,14 @@ void lpm_rtl_emit_mem(FILE *fp, const char *base, uint64_t depth, unsigned width
     }
     for (unsigned k = 0, lo = 0; k < np; lo += parts[k++]) {
         unsigned hi = lo + parts[k] - 1;
+        /* re = ~we: a read never meets a write, which no_rw_check tells Yosys */
+        const char *attr = re ? "(* no_rw_check *) " : "";
         if (np == 1)
-            fprintf(fp, "    reg [%u:0] mem0 [0:%" PRIu64 "];\n    initial $readmemh(\"%s.hex\", mem0);\n", hi,
+            fprintf(fp, "    %sreg [%u:0] mem0 [0:%" PRIu64 "];\n    initial $readmemh(\"%s.hex\", mem0);\n", attr, hi,
                     depth - 1, base);
         else
-            fprintf(fp, "    reg [%u:0] mem%u [0:%" PRIu64 "];\n    initial $readmemh(\"%s_part_%u.hex\", mem%u);\n",
-                    parts[k] - 1, k, depth - 1, base, k, k);
+            fprintf(fp, "    %sreg [%u:0] mem%u [0:%" PRIu64 "];\n    initial $readmemh(\"%s_part_%u.hex\", mem%u);\n",
+                    attr, parts[k] - 1, k, depth - 1, base, k, k);
         for (unsigned p = 0; p < nrd; p++) {
             snprintf(r, sizeof r, rdata, p);
             fprintf(fp, "    reg [%u:0] %s_%u;\n    assign %s[%u:%u] = %s_%u;\n", parts[k] - 1, r, k, r, hi, lo, r, k);
@@ -59,12 +72,12 @@ void lpm_rtl_emit_mem(FILE *fp, const char *base, uint64_t depth, unsigned width
         snprintf(r, sizeof r, rdata, 0u);
         fprintf(fp,
                 "    always @(posedge clk) begin\n        if (we)\n            mem%u[%s] <= %s[%u:%u];\n"
-                "        else\n            %s_%u <= mem%u[%s];\n    end\n",
-                k, waddr, wdata, hi, lo, r, k, k, a);
+                "        %s\n            %s_%u <= mem%u[%s];\n    end\n",
+                k, waddr, wdata, hi, lo, re ? rc : "else", r, k, k, a);
         for (unsigned p = 1; p < nrd; p++) {
             snprintf(a, sizeof a, raddr, p);
             snprintf(r, sizeof r, rdata, p);
-            fprintf(fp, "    always @(posedge clk)\n        if (!we)\n            %s_%u <= mem%u[%s];\n", r, k, k, a);
+            fprintf(fp, "    always @(posedge clk)\n        %s\n            %s_%u <= mem%u[%s];\n", rc, r, k, k, a);
         }
     }
 }

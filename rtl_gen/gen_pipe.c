@@ -104,6 +104,8 @@ static void emit_stage_inst(FILE *fp, const lpm_rtl_shape *sh, unsigned s)
     if (has_q) {
         unsigned q = sh->ring ? s : 0;
         fprintf(fp, "        .qhead(qhead[%u:%u]), .qnz(qnz[%u]),", q * pw + pw - 1, q * pw, q);
+        if (s == 0)
+            fprintf(fp, " .qhw(qhw[0]),");
         if (sh->p > 1)
             fprintf(fp, " .qn2(qn2[%u]),", q);
         fprintf(fp, " .pop_n(pop_n[%u:%u]), .dbg_pop(dbg_pop[%u:%u]),\n", q * 2 + 1, q * 2, s * sh->p + sh->p - 1,
@@ -213,6 +215,7 @@ static void emit_pipe(FILE *fp, const lpm_rtl_shape *sh)
             "    wire [W*DB-1:0] dit_rdata;\n"
             "    wire [NQ-1:0] qnz;\n"
             "%s"
+            "%s"
             "    wire [NQ*W-1:0] qroom;\n"
             "    wire [NQ*QCB-1:0] qcnt_next;\n"
             "    wire [NQ*W*IW-1:0] qpush_item;\n"
@@ -229,6 +232,9 @@ static void emit_pipe(FILE *fp, const lpm_rtl_shape *sh)
             sh->p > 1 ? "    wire [NQ-1:0] qn2;\n"
                       : "    /* verilator lint_off UNUSEDSIGNAL */ // one lane: the second entry is never taken\n"
                         "    wire [NQ-1:0] qn2;\n    /* verilator lint_on UNUSEDSIGNAL */\n",
+            sh->nq > 1 ? "    /* verilator lint_off UNUSEDSIGNAL */ // only queue 0 holds bubbles\n"
+                         "    wire [NQ-1:0] qhw;\n    /* verilator lint_on UNUSEDSIGNAL */\n"
+                       : "    wire [NQ-1:0] qhw;\n",
             pw, pw);
     fprintf(fp,
             "    lpm_ctl ctl (.clk(clk), .rst(rst), .req_valid(req_valid), .req_ready(req_ready), .req_tag(req_tag),\n"
@@ -261,12 +267,13 @@ static void emit_pipe(FILE *fp, const lpm_rtl_shape *sh)
             "    genvar gq;\n"
             "    generate\n"
             "        for (gq = 0; gq < NQ; gq = gq + 1) begin : g_q\n"
-            "            lpm_queue q (.clk(clk), .rst(rst), .push_item(qpush_item[gq*W*IW +: W*IW]),\n"
+            "            lpm_queue q (.clk(clk), .rst(rst), .pass(hop[((gq + N - 1) %% N) * %u + F_V]),\n"
+            "                .push_item(qpush_item[gq*W*IW +: W*IW]),\n"
             "                .push_n(qpush_n[gq*WNB +: WNB]), .res_n(qres_n[gq*WNB +: WNB]), .pop_n(pop_n[gq*2 +: 2]), .head(qhead[gq*%u +: %u]),\n"
-            "                .nz(qnz[gq]), .n2(qn2[gq]), .room(qroom[gq*W +: W]), .cnt_next(qcnt_next[gq*QCB +: QCB]));\n"
+            "                .nz(qnz[gq]), .n2(qn2[gq]), .room(qroom[gq*W +: W]), .hw(qhw[gq]), .cnt_next(qcnt_next[gq*QCB +: QCB]));\n"
             "        end\n"
             "    endgenerate\n",
-            pw, pw);
+            pw, pw, pw);
     if (sh->nq < sh->n)
         fprintf(fp, "    assign dbg_qn = {%u'd0, qcnt_next};\n", (sh->n - sh->nq) * sh->qcb);
     else

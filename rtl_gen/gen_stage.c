@@ -32,9 +32,11 @@ static void emit_ports(const stage_ctx *c)
                 "    input  wire [%u:0] qhead,\n"
                 "    input  wire qnz,\n"
                 "%s"
+                "%s"
                 "    output wire [1:0] pop_n,\n"
                 "    output wire [%u:0] dbg_pop,\n",
-                sh->p * sh->iw - 1, sh->p > 1 ? "    input  wire qn2,\n" : "", sh->p - 1);
+                sh->p * sh->iw - 1, c->s == 0 ? "    input  wire qhw,\n" : "", sh->p > 1 ? "    input  wire qn2,\n" : "",
+                sh->p - 1);
     if (c->has_bt)
         fprintf(fp,
                 "    input  wire bt_we,\n"
@@ -112,16 +114,25 @@ static void emit_memory(const stage_ctx *c)
      * leaves after stage N-1, so stage 0's comes from its queue head (the
      * item passing into stage 0 is never a bubble) and every other stage's
      * from its hop register (its queue, if any, never holds one) */
+    /* we and re = ~we each by its own LUT (lpm_wen / lpm_ren, hierarchies
+     * of their own in lpm_queue.v), so that neither waits for the other */
     if (c->has_q && c->s == 0)
-        fprintf(fp, "    wire we = ~pass0%s & qnz & q0[F_B] & q0[F_WEN];\n", sh->p > 1 ? " & ~pass1" : "");
+        fprintf(fp,
+                "    wire we, re;   // qhw: the queue's head is a bubble that writes (a register)\n"
+                "    lpm_wen u_we (.n0(pass0), .n1(%s), .a(qhw), .o(we));\n"
+                "    lpm_ren u_re (.n0(pass0), .n1(%s), .a(qhw), .o(re));\n",
+                sh->p > 1 ? "pass1" : "1'b0", sh->p > 1 ? "pass1" : "1'b0");
     else
-        fprintf(fp, "    wire we = h0[F_V] & h0[F_B] & h0[F_WEN];\n");
+        fprintf(fp,
+                "    wire we, re;\n"
+                "    lpm_wen3 u_we (.a(h0[F_V]), .b(h0[F_B]), .c(h0[F_WEN]), .o(we));\n"
+                "    lpm_ren3 u_re (.a(h0[F_V]), .b(h0[F_B]), .c(h0[F_WEN]), .o(re));\n");
     fprintf(fp, "    wire [WB-1:0] wd = c0[F_KEY +: WB];\n");
     for (unsigned p = 0; p < sh->p; p++)
         fprintf(fp, "    wire [%u:0] a%u = c%u[F_ADDR +: %u];\n", c->ib - 1, p, p, c->ib);
     char base[32];
     snprintf(base, sizeof base, "stage_%02u", c->s);
-    lpm_rtl_emit_mem(fp, base, c->depth, sh->wb, sh->p, "a0", "wd", "a%u", "rd%u");
+    lpm_rtl_emit_mem_re(fp, base, c->depth, sh->wb, sh->p, "a0", "wd", "a%u", "rd%u", "re");
 }
 
 /* Per lane: what it holds (rf: a lookup that reads here), D-1 registers to
@@ -287,23 +298,25 @@ static void emit_stage(FILE *fp, const lpm_image *img, const lpm_rtl_shape *sh, 
     for (unsigned p = 0; p < sh->p; p++)
         emit_hold(&c, p);
     if (c.has_bt) {
-        /* read in the cycle before the decision, like the stage memory: the
-         * address is the held bubble's number (D = 2: this cycle's lane 0) */
-        char ra[32];
-        if (sh->d == 2)
-            snprintf(ra, sizeof ra, "c0[F_TAG +: BQB]");
-        else
-            snprintf(ra, sizeof ra, "m0_%u[F_TAG +: BQB]", sh->d - 2);
+        /* read in the select cycle, like the stage memory (the bubble's
+         * writes were stored when it was accepted, D + 2 cycles before at
+         * the least); at D >= 3 the word then rides D - 2 registers to the
+         * decision, so no logic follows the block RAM */
         fprintf(fp,
                 "    // the writes of the bubbles in flight for stage %u, by bubble number\n"
                 "    reg [BSW-1:0] bt [0:%u];\n"
-                "    reg [BSW-1:0] btr;\n"
+                "    reg [BSW-1:0] btr_1;\n",
+                s + 1, (1u << sh->bqb) - 1);
+        for (unsigned d = 2; d < sh->d; d++)
+            fprintf(fp, "    reg [BSW-1:0] btr_%u;\n", d);
+        fprintf(fp,
                 "    always @(posedge clk) begin\n"
                 "        if (bt_we)\n"
                 "            bt[bt_idx] <= bt_data;\n"
-                "        btr <= bt[%s];\n"
-                "    end\n",
-                s + 1, (1u << sh->bqb) - 1, ra);
+                "        btr_1 <= bt[c0[F_TAG +: BQB]];\n");
+        for (unsigned d = 2; d < sh->d; d++)
+            fprintf(fp, "        btr_%u <= btr_%u;\n", d, d - 1);
+        fprintf(fp, "    end\n    wire [BSW-1:0] btr = btr_%u;\n", sh->d - 1);
     }
     for (unsigned p = 0; p < sh->p; p++)
         emit_decide(&c, p);

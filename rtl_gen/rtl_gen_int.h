@@ -27,6 +27,10 @@ void lpm_rtl_emit_next(FILE *fp, const lpm_image *img, const lpm_rtl_shape *sh, 
  * parts side by side, each from base_part_K.hex (gen.c writes them). */
 void lpm_rtl_emit_mem(FILE *fp, const char *base, uint64_t depth, unsigned width, unsigned nrd, const char *waddr,
                       const char *wdata, const char *raddr, const char *rdata);
+/* the same with the read enable a named wire (re, the inverse of we computed
+ * from registers by its own LUT) instead of "not we" */
+void lpm_rtl_emit_mem_re(FILE *fp, const char *base, uint64_t depth, unsigned width, unsigned nrd, const char *waddr,
+                         const char *wdata, const char *raddr, const char *rdata, const char *re);
 int lpm_rtl_emit_dit(const lpm_image *img, const lpm_rtl_shape *sh, const char *dir, const char *header, lpm_err *err);
 int lpm_rtl_emit_stages(const lpm_image *img, const lpm_rtl_shape *sh, const char *dir, const char *header,
                         lpm_err *err);
