@@ -44,6 +44,14 @@ static double median_fmax(const double *by_seed, unsigned seeds, int placed)
     return lpm_cli_median(v, seeds);
 }
 
+/* The two medians and their ratio (0 when either is missing). */
+static double fmax_ratio(const lpm_synth_fig *f, double *fm, double *bm)
+{
+    *fm = median_fmax(f->fmax, f->seeds, f->placed);
+    *bm = median_fmax(f->bare_fmax, f->seeds, f->bare_placed);
+    return *bm > 0 && *fm > 0 ? *fm / *bm : 0.0;
+}
+
 static void print_seeds(const char *name, const double *by_seed, unsigned seeds)
 {
     printf(",\"%s\":[", name);
@@ -67,12 +75,11 @@ static void print_json(const char *dir, const lpm_synth_shape *s, const lpm_synt
         printf("\"ice40\":null,\"ice40_note\":\"%s\"}\n", f->note[0] ? f->note : "not run");
         return;
     }
-    double fm = median_fmax(f->fmax, f->seeds, f->placed), bm = median_fmax(f->bare_fmax, f->seeds, f->bare_placed);
+    double fm, bm, ratio = fmax_ratio(f, &fm, &bm);
     printf("\"ice40\":{\"device\":\"hx8k-ct256\",\"placed\":%s,\"logic_cells\":%ld,\"logic_cells_total\":%ld,"
            "\"bram4k\":%ld,\"bram4k_total\":%ld,\"seeds\":%u,\"fmax_mhz\":%.2f,\"bare_bram_loop_fmax_mhz\":%.2f,"
            "\"ratio\":%.3f",
-           f->placed ? "true" : "false", f->lc, f->lc_total, f->ram, f->ram_total, f->seeds, fm, bm,
-           bm > 0 && fm > 0 ? fm / bm : 0.0);
+           f->placed ? "true" : "false", f->lc, f->lc_total, f->ram, f->ram_total, f->seeds, fm, bm, ratio);
     print_seeds("fmax_mhz_seeds", f->fmax, f->placed ? f->seeds : 0);
     print_seeds("bare_fmax_mhz_seeds", f->bare_fmax, f->bare_placed ? f->seeds : 0);
     printf(",\"note\":\"%s\"}}\n", f->note);
@@ -101,12 +108,11 @@ static void print_table(const char *dir, const lpm_synth_shape *s, const lpm_syn
     }
     printf("  %-34s %s: %ld of %ld logic cells, %ld of %ld block RAMs\n", "iCE40 HX8K (nextpnr placement)",
            f->placed ? "placed" : "does not place", f->lc, f->lc_total, f->ram, f->ram_total);
-    double fm = median_fmax(f->fmax, f->seeds, f->placed), bm = median_fmax(f->bare_fmax, f->seeds, f->bare_placed);
+    double fm, bm, ratio = fmax_ratio(f, &fm, &bm);
     char what[64];
     snprintf(what, sizeof what, f->seeds > 1 ? "post-route Fmax (median, %u seeds)" : "post-route Fmax (nextpnr)",
              f->seeds);
-    printf("  %-34s %.2f MHz pipeline, %.2f MHz bare BRAM read loop, ratio %.3f\n", what, fm, bm,
-           bm > 0 && fm > 0 ? fm / bm : 0.0);
+    printf("  %-34s %.2f MHz pipeline, %.2f MHz bare BRAM read loop, ratio %.3f\n", what, fm, bm, ratio);
     if (f->seeds > 1 && f->placed) {
         printf("  %-34s", "  by seed (pipeline / bare loop)");
         for (unsigned k = 0; k < f->seeds; k++)
