@@ -170,21 +170,35 @@ module lpm_ctl (
             reg [NQ-1:0] woh [0:C-1];            // each entry's entry stage, one-hot
             reg [C:0]    fh;                     // one-hot of fn: fh[i] = (fn == i)
             reg [C-1:0]  fin;                    // entry i is in the FIFO: fn > i (registered beside fh)
+            // the FIFO seen without last cycle's decided entries (entry i + tk):
+            // the dispatcher looks at its first W, and it is next cycle's FIFO
+            // before the incoming entries join
+            reg [IW-1:0] sw [0:C-1];
+            reg [NQ-1:0] so [0:C-1];
+            integer si, sa;
+            always @* begin
+                for (si = 0; si < C; si = si + 1) begin
+                    sw[si] = wf[si];
+                    so[si] = woh[si];
+                    for (sa = 1; sa <= W; sa = sa + 1)
+                        if (tk == sa[SN-1:0] && si + sa < C) begin
+                            sw[si] = wf[si + sa];
+                            so[si] = woh[si + sa];
+                        end
+                end
+            end
             reg [IW-1:0] vw [0:W-1];             // what the dispatcher looks at: entry tk + j
             reg [NQ-1:0] vo [0:W-1];
             reg [W-1:0]  vf;
             integer vj, va;
             always @* begin
                 for (vj = 0; vj < W; vj = vj + 1) begin
-                    vw[vj] = wf[vj];
-                    vo[vj] = woh[vj];
+                    vw[vj] = sw[vj];
+                    vo[vj] = so[vj];
                     vf[vj] = fin[vj];
                     for (va = 1; va <= W; va = va + 1)
-                        if (tk == va[SN-1:0] && vj + va < C) begin
-                            vw[vj] = wf[vj + va];
-                            vo[vj] = woh[vj + va];
+                        if (tk == va[SN-1:0] && vj + va < C)
                             vf[vj] = fin[vj + va];
-                        end
                 end
             end
 
@@ -296,13 +310,8 @@ module lpm_ctl (
             integer fi, fa, fm;
             always @* begin
                 for (fi = 0; fi < C; fi = fi + 1) begin
-                    nf[fi] = wf[fi];
-                    nfo[fi] = woh[fi];
-                    for (fa = 1; fa <= W; fa = fa + 1)
-                        if (tk == fa[SN-1:0] && fi + fa < C) begin
-                            nf[fi] = wf[fi + fa];
-                            nfo[fi] = woh[fi + fa];
-                        end
+                    nf[fi] = sw[fi];
+                    nfo[fi] = so[fi];
                     // the m-th incoming entry lands at fn - tk + m; the W positions
                     // from fn - tk on are written whether or not an entry comes (fin
                     // says which are filled), so an entry's load enable is only tk
