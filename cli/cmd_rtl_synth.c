@@ -25,11 +25,14 @@ static void help(FILE *fp)
             "the memory bits, DSP cells, LUTs and flip-flops, per stage too) and\n"
             "synth_ice40 + nextpnr-ice40 --hx8k: whether it places, and the post-route\n"
             "Fmax beside a bare registered block-RAM read loop of the largest stage\n"
-            "memory's shape in the same run. Table, or one JSON object (--json).\n"
+            "memory's shape and beside the design's datapath alone (its block RAMs and\n"
+            "the paths a lookup takes, without queues, dispatcher, credits or result\n"
+            "lanes), all placed and routed in the same run. Table, or one JSON object\n"
+            "(--json).\n"
             "\n"
             "  --no-ice40    Xilinx figures only\n"
             "  --freq MHZ    nextpnr target clock (default 100)\n"
-            "  --seeds K     place and route both designs with nextpnr seeds 1..K, 1..15\n"
+            "  --seeds K     place and route the three designs with nextpnr seeds 1..K, 1..15\n"
             "                (default 1); Fmax is the median over the seeds, each seed's\n"
             "                figure is listed too (the seed alone moves it by about 10%%)\n");
 }
@@ -82,6 +85,10 @@ static void print_json(const char *dir, const lpm_synth_shape *s, const lpm_synt
            f->placed ? "true" : "false", f->lc, f->lc_total, f->ram, f->ram_total, f->seeds, fm, bm, ratio);
     print_seeds("fmax_mhz_seeds", f->fmax, f->placed ? f->seeds : 0);
     print_seeds("bare_fmax_mhz_seeds", f->bare_fmax, f->bare_placed ? f->seeds : 0);
+    double dm = median_fmax(f->dp_fmax, f->seeds, f->dp_placed);
+    printf(",\"datapath_placed\":%s,\"datapath_logic_cells\":%ld,\"datapath_fmax_mhz\":%.2f,\"datapath_ratio\":%.3f",
+           f->dp_placed ? "true" : "false", f->dp_lc, dm, dm > 0 && bm > 0 ? dm / bm : 0.0);
+    print_seeds("datapath_fmax_mhz_seeds", f->dp_fmax, f->dp_placed ? f->seeds : 0);
     printf(",\"note\":\"%s\"}}\n", f->note);
 }
 
@@ -113,10 +120,16 @@ static void print_table(const char *dir, const lpm_synth_shape *s, const lpm_syn
     snprintf(what, sizeof what, f->seeds > 1 ? "post-route Fmax (median, %u seeds)" : "post-route Fmax (nextpnr)",
              f->seeds);
     printf("  %-34s %.2f MHz pipeline, %.2f MHz bare BRAM read loop, ratio %.3f\n", what, fm, bm, ratio);
+    double dm = median_fmax(f->dp_fmax, f->seeds, f->dp_placed);
+    if (f->dp_placed)
+        printf("  %-34s %.2f MHz (%ld logic cells), ratio %.3f to the bare loop\n", "  its datapath alone (no control)", dm,
+               f->dp_lc, bm > 0 ? dm / bm : 0.0);
+    else
+        printf("  %-34s does not place\n", "  its datapath alone (no control)");
     if (f->seeds > 1 && f->placed) {
-        printf("  %-34s", "  by seed (pipeline / bare loop)");
+        printf("  %-34s", "  by seed (pipeline / bare / datapath)");
         for (unsigned k = 0; k < f->seeds; k++)
-            printf(" %u: %.2f / %.2f", k + 1, f->fmax[k], f->bare_fmax[k]);
+            printf(" %u: %.2f / %.2f / %.2f", k + 1, f->fmax[k], f->bare_fmax[k], f->dp_fmax[k]);
         printf("\n");
     }
     if (f->note[0])

@@ -8,23 +8,29 @@
 
 #include "rtl_run.h"
 
-/* A TB_KEY of the generated tb_cfg.h. */
-static int cfg_get(const char *dir, const char *key, unsigned *v)
+/* KEY's number in a generated file: "#define TB_KEY 4u" (tb_cfg.h) or
+ * "localparam KEY = 58;" (lpm_item.vh). */
+static int param_get(const char *dir, const char *file, const char *prefix, const char *key, unsigned *v)
 {
     char path[4200], line[256], want[64];
-    lpm_rtl_fmt(path, sizeof path, "%s/tb_cfg.h", dir);
+    lpm_rtl_fmt(path, sizeof path, "%s/%s", dir, file);
     FILE *fp = fopen(path, "r");
     if (!fp)
         return -1;
-    snprintf(want, sizeof want, "#define TB_%s ", key);
+    snprintf(want, sizeof want, "%s%s ", prefix, key);
     int found = -1;
     while (fgets(line, sizeof line, fp))
         if (!strncmp(line, want, strlen(want))) {
-            *v = (unsigned)strtoul(line + strlen(want), NULL, 10);
+            *v = (unsigned)strtoul(line + strlen(want) + strspn(line + strlen(want), " ="), NULL, 10);
             found = 0;
         }
     fclose(fp);
     return found;
+}
+
+static int cfg_get(const char *dir, const char *key, unsigned *v)
+{
+    return param_get(dir, "tb_cfg.h", "#define TB_", key, v);
 }
 
 static long lines_of(const char *path)
@@ -45,7 +51,9 @@ int lpm_synth_shape_of(const char *dir, lpm_synth_shape *s, lpm_err *err)
     memset(s, 0, sizeof *s);
     unsigned xi;
     if (cfg_get(dir, "N", &s->n) || cfg_get(dir, "P", &s->p) || cfg_get(dir, "W", &s->w) || cfg_get(dir, "WB", &s->wb) ||
-        cfg_get(dir, "DB", &s->db) || cfg_get(dir, "XI", &xi) || s->n < 1 || s->n > LPM_SYNTH_MAX_STAGES)
+        cfg_get(dir, "DB", &s->db) || cfg_get(dir, "XI", &xi) || cfg_get(dir, "D", &s->d) ||
+        cfg_get(dir, "RING", &s->ring) || param_get(dir, "lpm_item.vh", "localparam ", "IW", &s->iw) || s->n < 1 ||
+        s->n > LPM_SYNTH_MAX_STAGES || s->p < 1 || s->d < 2 || s->iw < 2 || s->wb < 1 || s->db < 1)
         return lpm_err_set(err, LPM_EINPUT, "%s: no tb_cfg.h of this lpmpipe (not a folder lpmpipe rtl wrote?)", dir);
     char path[4200];
     for (unsigned i = 0; i < s->n; i++) {
@@ -64,6 +72,20 @@ int lpm_synth_shape_of(const char *dir, lpm_synth_shape *s, lpm_err *err)
     while ((1L << s->x) < e)
         s->x++;
     return LPM_OK;
+}
+
+void lpm_synth_write_fold(FILE *fp, unsigned n)
+{
+    unsigned lvl = 0;
+    for (; n > 4; lvl++) {
+        unsigned m = (n + 3) / 4;
+        fprintf(fp, "    reg [%u:0] f%u;\n    always @(posedge clk) begin\n", m - 1, lvl + 1);
+        for (unsigned k = 0; k < m; k++)
+            fprintf(fp, "        f%u[%u] <= ^f%u[%u:%u];\n", lvl + 1, k, lvl, 4 * k + 3 < n ? 4 * k + 3 : n - 1, 4 * k);
+        fprintf(fp, "    end\n");
+        n = m;
+    }
+    fprintf(fp, "    always @(posedge clk) dout <= ^f%u;\nendmodule\n", lvl);
 }
 
 int lpm_synth_write_shells(const char *dir, const lpm_synth_shape *s, lpm_err *err)
@@ -99,16 +121,7 @@ int lpm_synth_write_shells(const char *dir, const lpm_synth_shape *s, lpm_err *e
             "    always @(posedge clk) f0 <= o;\n",
             in - 1, in - 2, out - 1, W - 1, o_rr + W - 1, o_rr, i_key - 1, i_tag, i_bv - 1, i_key, i_bv, o_br, i_rr - 1,
             i_bd, L - 1, o_nhv - 1, o_tag, o_nh - 1, o_nhv, o_busy - 1, o_nh, i_rr, o_busy, out - 1);
-    unsigned lvl = 0, n = out;
-    for (; n > 4; lvl++) {
-        unsigned m = (n + 3) / 4;
-        fprintf(fp, "    reg [%u:0] f%u;\n    always @(posedge clk) begin\n", m - 1, lvl + 1);
-        for (unsigned k = 0; k < m; k++)
-            fprintf(fp, "        f%u[%u] <= ^f%u[%u:%u];\n", lvl + 1, k, lvl, 4 * k + 3 < n ? 4 * k + 3 : n - 1, 4 * k);
-        fprintf(fp, "    end\n");
-        n = m;
-    }
-    fprintf(fp, "    always @(posedge clk) dout <= ^f%u;\nendmodule\n", lvl);
+    lpm_synth_write_fold(fp, out);
     if (fclose(fp))
         return lpm_err_set(err, LPM_EFAIL, "%s: write failed", path);
     lpm_rtl_fmt(path, sizeof path, "%s/bare_loop.v", dir);
@@ -141,7 +154,9 @@ int lpm_synth_write_shells(const char *dir, const lpm_synth_shape *s, lpm_err *e
             "    end\n"
             "endmodule\n",
             depth, wb, wb - 1, depth - 1, wb - 1, ab - 1, wb - 2, ab - 1, ab);
-    return fclose(fp) ? lpm_err_set(err, LPM_EFAIL, "%s: write failed", path) : LPM_OK;
+    if (fclose(fp))
+        return lpm_err_set(err, LPM_EFAIL, "%s: write failed", path);
+    return lpm_synth_write_datapath(dir, s, err);
 }
 
 static int yosys(const char *dir, const char *script, const char *log)
@@ -266,18 +281,24 @@ int lpm_synth_ice40(const char *dir, double freq, unsigned seeds, lpm_synth_fig 
         return lpm_err_set(err, LPM_EFAIL, "yosys synth_ice40 failed (exit %d): see %s/synth_ice40.log", rc, dir);
     if ((rc = yosys(dir, "read_verilog bare_loop.v; synth_ice40 -top bare_loop -json bare_loop.json", "bare_loop.log")))
         return lpm_err_set(err, LPM_EFAIL, "yosys synth_ice40 (bare loop) failed (exit %d): see %s/bare_loop.log", rc, dir);
+    if ((rc = yosys(dir, "read_verilog datapath_only.v; synth_ice40 -top datapath_only -json datapath_only.json",
+                    "datapath_only.log")))
+        return lpm_err_set(err, LPM_EFAIL, "yosys synth_ice40 (datapath alone) failed (exit %d): see %s/datapath_only.log",
+                           rc, dir);
     f->ice_run = 1;
     f->seeds = seeds;
-    long lc[2] = { 0, 0 }, ram[2] = { 0, 0 }, blc[2], bram[2];
-    f->placed = f->bare_placed = 1;
+    long lc[2] = { 0, 0 }, ram[2] = { 0, 0 }, blc[2], bram[2], dlc[2] = { 0, 0 };
+    f->placed = f->bare_placed = f->dp_placed = 1;
     for (unsigned k = 0; k < seeds; k++) {
-        char log[64], blog[64], bnote[512];
+        char log[64], blog[64], dlog[64], bnote[512];
         /* seed 1 keeps the names nextpnr.log / nextpnr_bare.log */
         snprintf(log, sizeof log, "nextpnr_s%u.log", k + 1);
         snprintf(blog, sizeof blog, "nextpnr_bare_s%u.log", k + 1);
+        snprintf(dlog, sizeof dlog, "nextpnr_datapath_s%u.log", k + 1);
         if (!k) {
             snprintf(log, sizeof log, "nextpnr.log");
             snprintf(blog, sizeof blog, "nextpnr_bare.log");
+            snprintf(dlog, sizeof dlog, "nextpnr_datapath.log");
         }
         /* fit is decided by the placer: a design that does not place is reported as such */
         if (!place_route(dir, "synth_ice40.json", log, freq, k + 1, lc, ram, &f->fmax[k], note, sizeof note)) {
@@ -287,6 +308,9 @@ int lpm_synth_ice40(const char *dir, double freq, unsigned seeds, lpm_synth_fig 
         }
         if (!place_route(dir, "bare_loop.json", blog, freq, k + 1, blc, bram, &f->bare_fmax[k], bnote, sizeof bnote))
             f->bare_placed = 0;
+        if (!place_route(dir, "datapath_only.json", dlog, freq, k + 1, dlc, bram, &f->dp_fmax[k], bnote, sizeof bnote))
+            f->dp_placed = 0;
+        f->dp_lc = dlc[0];
         if (!f->placed)
             break;
     }
