@@ -179,6 +179,8 @@ int lpm_rtl_cmd_synth(int argc, char **argv)
     if (!rc)
         rc = lpm_synth_write_shells(dir, &s, &err);
     if (!rc)
+        rc = lpm_synth_write_datapath(dir, &s, &err);
+    if (!rc)
         rc = lpm_synth_xilinx(dir, &s, f, &err);
     if (!rc && ice && !lpm_rtl_tool_exists("nextpnr-ice40"))
         lpm_rtl_fmt(f->note, sizeof f->note, "nextpnr-ice40 not on the PATH");

@@ -154,9 +154,7 @@ int lpm_synth_write_shells(const char *dir, const lpm_synth_shape *s, lpm_err *e
             "    end\n"
             "endmodule\n",
             depth, wb, wb - 1, depth - 1, wb - 1, ab - 1, wb - 2, ab - 1, ab);
-    if (fclose(fp))
-        return lpm_err_set(err, LPM_EFAIL, "%s: write failed", path);
-    return lpm_synth_write_datapath(dir, s, err);
+    return fclose(fp) ? lpm_err_set(err, LPM_EFAIL, "%s: write failed", path) : LPM_OK;
 }
 
 static int yosys(const char *dir, const char *script, const char *log)
