@@ -19,7 +19,7 @@ static const char *cmd = "rtl synth";
 static void help(FILE *fp)
 {
     fprintf(fp,
-            "usage: lpmpipe rtl synth DIR [--json] [--no-ice40] [--freq MHZ] [--seeds K]\n"
+            "usage: lpmpipe rtl synth DIR [--json] [--no-ice40] [--freq MHZ] [--seeds K] [--write-only]\n"
             "\n"
             "Runs Yosys on a folder lpmpipe rtl wrote: synth_xilinx (block RAMs against\n"
             "the memory bits, DSP cells, LUTs and flip-flops, per stage too) and\n"
@@ -31,6 +31,8 @@ static void help(FILE *fp)
             "(--json).\n"
             "\n"
             "  --no-ice40    Xilinx figures only\n"
+            "  --write-only  write synth_shell.v, bare_loop.v and datapath_only.v into DIR\n"
+            "                and run no tool (for a flow of your own)\n"
             "  --freq MHZ    nextpnr target clock (default 100)\n"
             "  --seeds K     place and route the three designs with nextpnr seeds 1..K, 1..15\n"
             "                (default 1); Fmax is the median over the seeds, each seed's\n"
@@ -136,18 +138,30 @@ static void print_table(const char *dir, const lpm_synth_shape *s, const lpm_syn
         printf("  %-34s %s\n", "iCE40", f->note);
 }
 
+/* The folder's shape, and the three designs rtl synth places written into it. */
+static int write_designs(const char *dir, lpm_synth_shape *s, lpm_err *err)
+{
+    int rc = lpm_synth_shape_of(dir, s, err);
+    if (!rc)
+        rc = lpm_synth_write_shells(dir, s, err);
+    if (!rc)
+        rc = lpm_synth_write_datapath(dir, s, err);
+    return rc;
+}
+
 int lpm_rtl_cmd_synth(int argc, char **argv)
 {
-    enum { O_JSON = LPM_OPT_FIRST_FREE, O_NOICE, O_FREQ, O_SEEDS };
+    enum { O_JSON = LPM_OPT_FIRST_FREE, O_NOICE, O_FREQ, O_SEEDS, O_WRITE };
     static const struct option lo[] = {
         { "json", no_argument, 0, O_JSON },
         { "no-ice40", no_argument, 0, O_NOICE },
         { "freq", required_argument, 0, O_FREQ },
         { "seeds", required_argument, 0, O_SEEDS },
+        { "write-only", no_argument, 0, O_WRITE },
         { "help", no_argument, 0, 'h' },
         { 0, 0, 0, 0 },
     };
-    int json = 0, ice = 1, c;
+    int json = 0, ice = 1, write_only = 0, c;
     double freq = 100;
     unsigned seeds = 1;
     optind = 1;
@@ -155,6 +169,7 @@ int lpm_rtl_cmd_synth(int argc, char **argv)
         switch (c) {
         case O_JSON: json = 1; break;
         case O_NOICE: ice = 0; break;
+        case O_WRITE: write_only = 1; break;
         case O_FREQ: if (lpm_cli_double(cmd, "--freq", optarg, 1, 2000, &freq)) return 2; break;
         case O_SEEDS: if (lpm_cli_uint(cmd, "--seeds", optarg, 1, LPM_SYNTH_MAX_SEEDS, &seeds)) return 2; break;
         case 'h': help(stdout); return 0;
@@ -166,20 +181,25 @@ int lpm_rtl_cmd_synth(int argc, char **argv)
         return 2;
     }
     const char *dir = argv[optind];
+    lpm_err err;
+    lpm_synth_shape s;
+    if (write_only) {
+        int rc = write_designs(dir, &s, &err);
+        if (rc) {
+            lpm_cli_error(cmd, "%s", err.msg);
+            return rc == LPM_EINPUT ? 2 : 1;
+        }
+        printf("%s: synth_shell.v, bare_loop.v and datapath_only.v written\n", dir);
+        return fflush(stdout) ? 1 : 0;
+    }
     if (!lpm_rtl_tool_exists("yosys")) {
         lpm_cli_error(cmd, "needs yosys on the PATH (scripts/deps.sh installs it)");
         return 1;
     }
-    lpm_err err;
-    lpm_synth_shape s;
     lpm_synth_fig *f = calloc(1, sizeof *f);
     if (!f)
         return 1;
-    int rc = lpm_synth_shape_of(dir, &s, &err);
-    if (!rc)
-        rc = lpm_synth_write_shells(dir, &s, &err);
-    if (!rc)
-        rc = lpm_synth_write_datapath(dir, &s, &err);
+    int rc = write_designs(dir, &s, &err);
     if (!rc)
         rc = lpm_synth_xilinx(dir, &s, f, &err);
     if (!rc && ice && !lpm_rtl_tool_exists("nextpnr-ice40"))

@@ -4,8 +4,9 @@
 # (the design, the bare block-RAM loop, the design's datapath alone), each
 # ratio the quotient of its medians; the datapath alone has every block RAM
 # of the design (the DIT and each stage memory of each lane) and less logic
-# than the design; the written Verilog is lint clean for a ring, a linear
-# pipeline at D = 3 and two ports; bad folders and options are refused.
+# than the design; the written Verilog (--write-only for the others) is
+# lint clean for a ring, a linear pipeline at D = 3 and two ports; bad
+# folders and options are refused.
 set -u
 BIN=${LPMPIPE:-build/lpmpipe}
 ROOT=${LPMPIPE_ROOT:-.}
@@ -43,7 +44,10 @@ EOF
 grep -q "Max frequency" "$W/r2/nextpnr_datapath.log" || bad "no nextpnr_datapath.log with a frequency"
 
 for g in l3 p2; do
-  "$BIN" rtl synth "$W/$g" --no-ice40 >/dev/null || bad "rtl synth $g --no-ice40: exit $?"
+  out=$("$BIN" rtl synth "$W/$g" --write-only) || bad "rtl synth $g --write-only: exit $?"
+  [ "$out" = "$W/$g: synth_shell.v, bare_loop.v and datapath_only.v written" ] || bad "--write-only said: $out"
+  [ -f "$W/$g/synth_shell.v" ] && [ -f "$W/$g/bare_loop.v" ] || bad "$g: --write-only did not write the shells"
+  [ ! -e "$W/$g/synth_xilinx.log" ] || bad "$g: --write-only ran Yosys"
 done
 # every block RAM of the design: the DIT and N x P stage memories
 for g in r2:4:1 l3:7:1 p2:4:2; do
@@ -60,6 +64,8 @@ grep -q "^// (linear" "$W/l3/datapath_only.v" || bad "l3: datapath not linear"
 
 "$BIN" rtl synth "$W/nonexistent" >"$W/e.out" 2>&1
 [ $? -eq 2 ] && grep -q "tb_cfg.h" "$W/e.out" || bad "a folder rtl did not write: not refused with exit 2: $(cat "$W/e.out")"
+"$BIN" rtl synth "$W/nonexistent" --write-only >/dev/null 2>&1
+[ $? -eq 2 ] || bad "--write-only on a folder rtl did not write: not refused with exit 2"
 "$BIN" rtl synth "$W/r2" --seeds 0 >/dev/null 2>&1
 [ $? -eq 2 ] || bad "--seeds 0 not refused with exit 2"
 [ $fail -eq 0 ] && echo "rtl synth: PASS"
