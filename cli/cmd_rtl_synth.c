@@ -57,6 +57,13 @@ static double fmax_ratio(const lpm_synth_fig *f, double *fm, double *bm)
     return *bm > 0 && *fm > 0 ? *fm / *bm : 0.0;
 }
 
+/* The datapath alone's median and its ratio to the bare loop's median bm. */
+static double datapath_ratio(const lpm_synth_fig *f, double bm, double *dm)
+{
+    *dm = median_fmax(f->dp_fmax, f->seeds, f->dp_placed);
+    return *dm > 0 && bm > 0 ? *dm / bm : 0.0;
+}
+
 static void print_seeds(const char *name, const double *by_seed, unsigned seeds)
 {
     printf(",\"%s\":[", name);
@@ -87,9 +94,9 @@ static void print_json(const char *dir, const lpm_synth_shape *s, const lpm_synt
            f->placed ? "true" : "false", f->lc, f->lc_total, f->ram, f->ram_total, f->seeds, fm, bm, ratio);
     print_seeds("fmax_mhz_seeds", f->fmax, f->placed ? f->seeds : 0);
     print_seeds("bare_fmax_mhz_seeds", f->bare_fmax, f->bare_placed ? f->seeds : 0);
-    double dm = median_fmax(f->dp_fmax, f->seeds, f->dp_placed);
+    double dm, dratio = datapath_ratio(f, bm, &dm);
     printf(",\"datapath_placed\":%s,\"datapath_logic_cells\":%ld,\"datapath_fmax_mhz\":%.2f,\"datapath_ratio\":%.3f",
-           f->dp_placed ? "true" : "false", f->dp_lc, dm, dm > 0 && bm > 0 ? dm / bm : 0.0);
+           f->dp_placed ? "true" : "false", f->dp_lc, dm, dratio);
     print_seeds("datapath_fmax_mhz_seeds", f->dp_fmax, f->dp_placed ? f->seeds : 0);
     printf(",\"note\":\"%s\"}}\n", f->note);
 }
@@ -122,10 +129,10 @@ static void print_table(const char *dir, const lpm_synth_shape *s, const lpm_syn
     snprintf(what, sizeof what, f->seeds > 1 ? "post-route Fmax (median, %u seeds)" : "post-route Fmax (nextpnr)",
              f->seeds);
     printf("  %-34s %.2f MHz pipeline, %.2f MHz bare BRAM read loop, ratio %.3f\n", what, fm, bm, ratio);
-    double dm = median_fmax(f->dp_fmax, f->seeds, f->dp_placed);
+    double dm, dratio = datapath_ratio(f, bm, &dm);
     if (f->dp_placed)
         printf("  %-34s %.2f MHz (%ld logic cells), ratio %.3f to the bare loop\n", "  its datapath alone (no control)", dm,
-               f->dp_lc, bm > 0 ? dm / bm : 0.0);
+               f->dp_lc, dratio);
     else
         printf("  %-34s does not place\n", "  its datapath alone (no control)");
     if (f->seeds > 1 && f->placed) {

@@ -35,6 +35,16 @@ typedef struct lpm_synth_fig {
     char note[512];
 } lpm_synth_fig;
 
+/* Address bits of a memory of WORDS words (at least 1), as the bare loop and
+ * the datapath alone declare them. */
+static inline unsigned lpm_synth_addr_bits(unsigned words)
+{
+    unsigned b = 1;
+    while ((1u << b) < words)
+        b++;
+    return b;
+}
+
 /* The shape of the folder DIR (a folder lpmpipe rtl wrote). */
 int lpm_synth_shape_of(const char *dir, lpm_synth_shape *s, lpm_err *err);
 /* synth_shell.v (the pipeline behind two pins) and bare_loop.v (a bare

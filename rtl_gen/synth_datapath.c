@@ -14,14 +14,6 @@
 #include "rtl_run.h"
 #include "synth.h"
 
-static unsigned bits_for(unsigned n)
-{
-    unsigned b = 1;
-    while ((1u << b) < n)
-        b++;
-    return b;
-}
-
 /* NAME (FROM bits) as an expression of TO bits: cut, or zero-extended. */
 static const char *fit(char *buf, size_t n, const char *name, unsigned from, unsigned to)
 {
@@ -35,7 +27,7 @@ static const char *fit(char *buf, size_t n, const char *name, unsigned from, uns
 /* Lane l of stage i: the choice, the memory, the hop's registers. */
 static void write_stage(FILE *fp, const lpm_synth_shape *s, unsigned i, unsigned l)
 {
-    unsigned iw = s->iw, wb = s->wb, prev = (i + s->n - 1) % s->n, ab = bits_for(s->depth[i]);
+    unsigned iw = s->iw, wb = s->wb, prev = (i + s->n - 1) % s->n, ab = lpm_synth_addr_bits(s->depth[i]);
     /* a ring stage takes its queue's head when no item passes; a linear
      * pipeline has its queue at stage 0 only. Each head is its own register,
      * one LUT from the broadcast item (as a queue entry is from its input). */

@@ -127,9 +127,7 @@ int lpm_synth_write_shells(const char *dir, const lpm_synth_shape *s, lpm_err *e
     lpm_rtl_fmt(path, sizeof path, "%s/bare_loop.v", dir);
     if (!(fp = fopen(path, "w")))
         return lpm_err_set(err, LPM_EFAIL, "%s: cannot write", path);
-    unsigned depth = s->max_depth, ib = 1, wb = s->wb;
-    while ((1u << ib) < depth)
-        ib++;
+    unsigned depth = s->max_depth, ib = lpm_synth_addr_bits(depth), wb = s->wb;
     unsigned ab = ib < wb ? ib : wb;
     /* register -> block RAM -> one LUT (the pin mixed in) -> address
      * register: the paths the pipeline's rules allow, nothing else. Written
@@ -308,7 +306,6 @@ int lpm_synth_ice40(const char *dir, double freq, unsigned seeds, lpm_synth_fig 
             f->bare_placed = 0;
         if (!place_route(dir, "datapath_only.json", dlog, freq, k + 1, dlc, bram, &f->dp_fmax[k], bnote, sizeof bnote))
             f->dp_placed = 0;
-        f->dp_lc = dlc[0];
         if (!f->placed)
             break;
     }
@@ -316,6 +313,7 @@ int lpm_synth_ice40(const char *dir, double freq, unsigned seeds, lpm_synth_fig 
     f->lc_total = lc[1];
     f->ram = ram[0];
     f->ram_total = ram[1];
+    f->dp_lc = dlc[0];
     if (!f->placed) {
         char why[512];
         lpm_rtl_fmt(why, sizeof why, "%s", f->note);
