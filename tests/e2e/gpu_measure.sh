@@ -88,7 +88,10 @@ t0=$SECONDS
 PATH=$T/bin:$PATH FAKE_SLEEP=3 BUDGET=12 bash $S --bin "$T/bin/fake-lpmpipe" --test "$T/bin/fake-test" \
   --data "$T/none" >"$T/slow.jsonl" 2>/dev/null; rc=$?
 [ $rc -eq 0 ] || fail "slow run: exit $rc"
-[ $((SECONDS - t0)) -le 20 ] || fail "slow run took $((SECONDS - t0)) s with a 12 s budget"
+# The whole run without the budget takes over a minute (its steps sleep 3 s
+# each); the bound leaves room for a loaded machine (the sanitizer suite
+# beside place-and-route runs took 21 s), not for a budget that is ignored.
+[ $((SECONDS - t0)) -le 40 ] || fail "slow run took $((SECONDS - t0)) s with a 12 s budget"
 grep -q '"skipped":"out of time"' "$T/slow.jsonl" || fail "slow run: nothing was skipped"
 tail -1 "$T/slow.jsonl" | grep -q '"section":"summary"' || fail "slow run: no summary"
 echo "ok: a 12 s budget is kept"
