@@ -2,16 +2,71 @@
 // one element at a time (STEP 1: queues; 2: + window and dispatcher;
 // 3: + result lanes and exits). Not functionally complete and never simulated:
 // what it leaves out is listed in docs/rtl-fmax-history.md ("2026-12-02").
+// Best measured (2026-12-02, helper; medians of seeds 1-10, bare loop 238.72):
+// STEP 3, LANEX 1, EARLY 2, DCH 7, THL 1, FHL 1, DITR 1, RON 1, WREG 1, TKL 1:
+// 202.73 MHz (0.849; EARLY 2 the only cycle-rule change); + ANSQ 1 (a second
+// rule change): 212.30 (0.889). Without TKL: 179.80 (0.753). The same logic
+// in another netlist order (an earlier draft of this file): 188.48 (0.790)
+// and, with ANSQ, 201.10 (0.842).
+// Sizes: N = 4 stages, IW = 58-bit items, AW = 6 / WB = 11 block RAM address
+// and word bits, Q = 4 queue entries (DEPTH and PR: unused, kept so that old
+// command lines still run). Every variant below defaults to 0.
 // Variants by parameter (scripts/fmax-proto/run.sh -set NAME VALUE):
 //   LANEX = 1:   a result lane takes the exit from the hop register a cycle
 //                later and shows it through a 2:1 output choice (same cycles)
 //   EARLY = 1:   the pass bit is "the stage before held an item D cycles ago",
-//                not the block RAM word (a cycle-rule change)
+//                not the block RAM word (a cycle-rule change); the prototype
+//                registers it once after that stage's choice, a cycle early
+//   EARLY = 2:   the same, registered twice (where D = 2 puts it), so the
+//                next cycle's pass bit is a register
 //   NOANS = 1:   what-if: DIT answers make no room-checked dispatch decision
 //   CEREG = 1:   queue entries' clock enables registered (tried: worse)
 //   QCIRC = 1:   a head register and a circular queue body (tried: worse)
 //   OLDCRED = 1: the window credit (req_ready) counts a dispatch one cycle
 //                later (from the registered tk, not from this cycle's taken)
+//   QMUX = 1:    (with EARLY = 2) a circular queue body written only by landing
+//                pushes and never shifted; the head picked inside the stage's
+//                address choice by registered one-hot selects (tried: worse)
+// The linear prototype's best set (proto_linear.v, same meanings; all same
+// cycles, no rule change):
+//   DCH = mask:  no clock enable on the entries of the queues (DCH & 1), the
+//                window (DCH & 2), the result lanes (DCH & 4): each bit loads
+//                through a data choice (a kept LUT packed with its flip-flop),
+//                so a control register reaches an entry through one net and
+//                one LUT, not a LUT and the slow clock-enable net. A queue
+//                entry's bit is (p & th[i]) ? itself : next, p a pass copy per
+//                8-bit group; the window's takes the DIT's word in its last
+//                LUT only: bit = (tk ? f[i+1] & v : f[i] & v) ? word : (tk ? next : this)
+//   THL = 1:     each register copy of a queue's held thermometer has its own
+//                last LUT (the pass choice), next to it
+//   FHL = 1:     each register copy of the window's one-hot fill level has
+//                its own next-state logic, next to it
+//   DITR = 1:    the DIT's block RAM reads every cycle (read enable tied on:
+//                a write's cycle reads nothing that is used), no enable LUT
+//   RON = 1:     the stages' block RAMs read every cycle too (a bubble's
+//                write cycle reads a word nobody uses): no read enable LUT
+//   WREG = 1:    (EARLY = 2, plain queue only) a stage's block RAM write enable
+//                is a register, set a cycle early from next cycle's pass bit
+//                (pn1), th_d[0] and the head's next bit 0
+//   PVC = 1:     register copies of pv (the DIT read under way is a request),
+//                one per window entry's 8-bit group (same cycles)
+// Further (2026-12-02, helper):
+//   TKL = 1:     each register copy of tk (a dispatch taken) has its own last
+//                LUT, next to it: with NOANS or ANSQ (N = 4) the OR of the four
+//                queues' decisions, else tlo | the answer lane's decision
+//                (same cycles)
+//   ANSQ = 1:    a rule change (proto_linear.v's ANSQ for the ring): a DIT
+//                answer is dispatched into a queue like a lookup, already
+//                done (its DIT word names that queue, not a lane), passes
+//                that stage without a read and leaves by its result lane (or
+//                rides on when the lane is full, as any finished lookup); no
+//                dispatch-slot lane, the dispatcher has N targets. In the
+//                prototype the DIT word's answer-target bit is 0, which gives
+//                the same netlist as NOANS (up to ABC's mapping). An answer
+//                so takes a queue entry and a slot of its stage
+//   ARREG = 1:   (LANEX = 1) the DIT answers' lane's room a register, made a
+//                cycle early from the lane's next flags and this cycle's
+//                answer decision (same cycles)
 (* keep_hierarchy *)
 module rff (input wire clk, input wire d, output reg q);
     initial q = 1'b0;
@@ -66,6 +121,29 @@ endmodule
 module kselinc (input wire tk, input wire f, input wire v, output wire o);
     assign o = ~tk | (f & v);
 endmodule
+// a bit that holds or loads without a clock enable: (p & t) ? q : d
+(* keep_hierarchy *)
+module khold (input wire p, input wire t, input wire q, input wire d, output wire o);
+    assign o = (p & t) ? q : d;
+endmodule
+(* keep_hierarchy *)
+module kmux2 (input wire s, input wire a, input wire b, output wire o);
+    assign o = s ? a : b;
+endmodule
+(* keep_hierarchy *)
+module khold2 (input wire v0, input wire r, input wire q, input wire d, output wire o);
+    assign o = (v0 & ~r) ? q : d;
+endmodule
+(* keep_hierarchy *)
+module kor4 (input wire a, input wire b, input wire c, input wire d, output wire o);
+    assign o = a | b | c | d;
+endmodule
+// the window's one-hot fill level, bit K of the next one
+(* keep_hierarchy *)
+module kfhn #(parameter K = 0, C = 3) (input wire tk, input wire pv, input wire [C:0] fh, output wire o);
+    assign o = ((tk == pv) && fh[K]) || (!tk && pv && K > 0 && fh[(K > 0) ? K - 1 : 0]) ||
+               (tk && !pv && K < C && fh[(K < C) ? K + 1 : 0]);
+endmodule
 (* keep_hierarchy *)
 module kcew (input wire tk, input wire f, input wire v, output wire o);
     assign o = tk | (f & v);
@@ -80,8 +158,13 @@ module sram (input wire clk, input wire wen, input wire ren, input wire [5:0] a,
         .WADDR({5'd0, a}), .WCLK(clk), .WCLKE(wen), .WE(1'b1), .WDATA({5'd0, wd}), .MASK(16'h0000));
     assign rd = r[10:0];
 endmodule
+// the DIT with DITR: 16 x 16, read enable tied on, write enable a register
+module dsram (input wire clk, input wire wen, input wire [3:0] a, input wire [15:0] wd, output wire [15:0] rd);
+    SB_RAM40_4K #(.READ_MODE(0), .WRITE_MODE(0)) ram (.RDATA(rd), .RADDR({7'd0, a}), .RCLK(clk), .RCLKE(1'b1), .RE(1'b1),
+        .WADDR({7'd0, a}), .WCLK(clk), .WCLKE(wen), .WE(1'b1), .WDATA(wd), .MASK(16'h0000));
+endmodule
 // a result lane: the generated lpm_rlane (2-entry skid buffer, flags only)
-module rlane #(parameter RDW = 12) (input wire clk, input wire push, input wire [RDW-1:0] din,
+module rlane #(parameter RDW = 12, DCH = 0) (input wire clk, input wire push, input wire [RDW-1:0] din,
     input wire ready, output wire valid, output wire [RDW-1:0] dout, output wire room);
     reg [RDW-1:0] e0, e1;
     reg v0 = 1'b0, v1 = 1'b0;
@@ -91,9 +174,21 @@ module rlane #(parameter RDW = 12) (input wire clk, input wire push, input wire 
     assign room = ~v1;
     wire l0 = pop | ~v0;
     wire l1 = pop ? v1 : v0 & ~v1;
+    genvar b;
+    generate if (DCH) begin : g_d
+        wire [RDW-1:0] n0 = v1 ? e1 : din, d0, d1;
+        for (b = 0; b < RDW; b = b + 1) begin : g_b
+            khold2 h0 (.v0(v0), .r(ready), .q(e0[b]), .d(n0[b]), .o(d0[b]));
+            kmux2 h1 (.s(l1), .a(din[b]), .b(e1[b]), .o(d1[b]));
+        end
+        always @(posedge clk) begin e0 <= d0; e1 <= d1; end
+    end else begin : g_c
+        always @(posedge clk) begin
+            if (l0) e0 <= v1 ? e1 : din;
+            if (l1) e1 <= din;
+        end
+    end endgenerate
     always @(posedge clk) begin
-        if (l0) e0 <= v1 ? e1 : din;
-        if (l1) e1 <= din;
         v0 <= v1 | push | (v0 & ~pop);
         v1 <= (v1 & (~pop | push)) | (v0 & ~v1 & push & ~pop);
     end
@@ -104,27 +199,43 @@ endmodule
 // it at once (dout = e0, else the pending one), stores it at the end of t+1
 // (one LUT from registers), and counts it in room: the same cycle rules as
 // rlane, without a block RAM bit reaching the lane's registers
-module rlanex #(parameter RDW = 12) (input wire clk, input wire xv, input wire [RDW-1:0] xd,
-    input wire ready, output wire valid, output wire [RDW-1:0] dout, output wire room);
+// (RREG = 1: room a register, made a cycle early from xvn, next cycle's xv)
+module rlanex #(parameter RDW = 12, DCH = 0, RREG = 0) (input wire clk, input wire xv, input wire [RDW-1:0] xd,
+    input wire ready, output wire valid, output wire [RDW-1:0] dout, output wire room, input wire xvn);
     reg [RDW-1:0] e0, e1;
     reg v0 = 1'b0, v1 = 1'b0;
+    reg rmr = 1'b1;
     assign valid = v0 | xv;
     assign dout = v0 ? e0 : xd;
-    assign room = ~(v1 | (v0 & xv));
+    assign room = RREG ? rmr : ~(v1 | (v0 & xv));
     wire pop = ready & (v0 | xv);
     wire l0 = pop | ~v0;
     wire l1 = pop ? v1 : v0 & ~v1;
     wire [1:0] n = {1'b0, v0} + {1'b0, v1} + {1'b0, xv} - {1'b0, pop};
+    genvar b;
+    generate if (DCH) begin : g_d
+        wire [RDW-1:0] n0 = v1 ? e1 : xd, d0, d1;
+        for (b = 0; b < RDW; b = b + 1) begin : g_b
+            khold2 h0 (.v0(v0), .r(ready), .q(e0[b]), .d(n0[b]), .o(d0[b]));
+            kmux2 h1 (.s(l1), .a(xd[b]), .b(e1[b]), .o(d1[b]));
+        end
+        always @(posedge clk) begin e0 <= d0; e1 <= d1; end
+    end else begin : g_c
+        always @(posedge clk) begin
+            if (l0) e0 <= v1 ? e1 : xd;
+            if (l1) e1 <= xd;
+        end
+    end endgenerate
     always @(posedge clk) begin
-        if (l0) e0 <= v1 ? e1 : xd;
-        if (l1) e1 <= xd;
         v0 <= n != 2'd0;
         v1 <= n[1];
+        rmr <= ~(n[1] | ((n != 2'd0) & xvn));
     end
 endmodule
 
 module proto #(parameter STEP = 1, N = 4, IW = 58, AW = 6, WB = 11, DEPTH = 48, Q = 4,
-               OLDCRED = 0, PR = 8, CEREG = 0, QCIRC = 0, LANEX = 0, EARLY = 0, NOANS = 0)
+               OLDCRED = 0, PR = 8, CEREG = 0, QCIRC = 0, LANEX = 0, EARLY = 0, NOANS = 0, QMUX = 0,
+               DCH = 0, THL = 0, FHL = 0, DITR = 0, RON = 0, WREG = 0, PVC = 0, TKL = 0, ANSQ = 0, ARREG = 0)
   (input wire clk, input wire din, output reg dout);
     // item fields
     localparam V = IW - 1, DN = IW - 2, NHV = IW - 3, NH = IW - 8, TG = IW - 14;
@@ -144,16 +255,18 @@ module proto #(parameter STEP = 1, N = 4, IW = 58, AW = 6, WB = 11, DEPTH = 48, 
     // ---- the DIT (as ideal2) ----
     (* ram_style = "block" *) reg [18:0] dit [0:15];
     reg [18:0] dw; reg [IW-1:0] key_d, item;
+    wire [18:0] dwx;                      // DITR: the word from two SB_RAM40_4K
     always @(posedge clk) begin
         if (sh[IW-1]) dit[sh[3:0]] <= sh[22:4]; else dw <= dit[sh[3:0]];
         key_d <= sh[IW-1:0];
-        item <= {1'b1, key_d[IW-2:19], dw};
+        item <= {1'b1, key_d[IW-2:19], DITR ? dwx : dw};
     end
 
     // ---- per-stage wires ----
     wire [IW-1:0] hout [0:N-1];
     wire [NPC-1:0] hv [0:N-1];            // copies of hout's valid bit
-    wire [N-1:0] sva, svb, sch, cvw;           // what a stage's next hop valid bit is made of
+    wire [N-1:0] sva, svb, sch, cvw;
+    wire [N-1:0] ovw;                     // (DCH & 1 without EARLY) the hop valid bit being formed           // what a stage's next hop valid bit is made of
     wire [N-1:0] room;                    // queue credit flags (registered)
     wire [N-1:0] res;                     // pushes decided this cycle
     wire [N-1:0] pushr;                   // pushes landing (registered)
@@ -164,7 +277,15 @@ module proto #(parameter STEP = 1, N = 4, IW = 58, AW = 6, WB = 11, DEPTH = 48, 
     wire [NT*(RDW+1)-1:0] obs_rl;
     wire obs_ctl;
 
-    genvar s, g, i;
+    genvar s, g, i, k2;
+    generate if (DITR) begin : g_ditr
+        // read enable tied on (a write's cycle reads nothing that is used),
+        // write enable a register
+        wire [31:0] r;
+        dsram d0 (.clk(clk), .wen(sh[IW-1]), .a(sh[3:0]), .wd(sh[19:4]), .rd(r[15:0]));
+        dsram d1 (.clk(clk), .wen(sh[IW-1]), .a(sh[3:0]), .wd({13'd0, sh[22:20]}), .rd(r[31:16]));
+        assign dwx = r[18:0];
+    end endgenerate
     // ================= request side =================
     generate if (STEP == 1) begin : g_req1
         for (s = 0; s < N; s = s + 1) begin : g_r
@@ -189,32 +310,65 @@ module proto #(parameter STEP = 1, N = 4, IW = 58, AW = 6, WB = 11, DEPTH = 48, 
         reg [C:0] fh = 0;                 // fill level, one-hot
         // the incoming entry: straight from the DIT's block RAM (its word
         // holds the target one-hot: a DIT format change) and the key register
-        wire [IW-1:0] inc = {1'b1, key_d[IW-2:19], dw};
-        wire [NT-1:0] ioh = dw[18:14];
+        wire [IW-1:0] inc = {1'b1, key_d[IW-2:19], DITR ? dwx : dw};
+        wire [NT-1:0] ioh = ANSQ ? {1'b0, (DITR ? dwx[17:14] : dw[17:14])} : DITR ? dwx[18:14] : dw[18:14];
         // tk: an entry was decided last cycle; copies to keep fan-out low
         localparam TKW = (C * (NG + 1) + 4) / 5;   // copies for the entries' enables (10 LUTs each)
         localparam TKV = TKW;                      // copies for the view (16 LUTs each)
         localparam NTK = TKW + (NG + 1) / 2 + 2;
         wire [NTK-1:0] tkc;
         wire taken;
+        wire [NT-1:0] tq;
+        wire tlo;
         for (g = 0; g < NTK; g = g + 1) begin : g_tk
-            rff r (.clk(clk), .d(taken), .q(tkc[g]));
+            wire tkd;
+            rff r (.clk(clk), .d(TKL ? tkd : taken), .q(tkc[g]));
+            if (TKL && (NOANS || ANSQ) && N == 4) begin : g_l4
+                // each copy its own OR of the queues' decisions, next to it
+                kor4 o (.a(tq[0]), .b(tq[1]), .c(tq[2]), .d(tq[3]), .o(tkd));
+            end else if (TKL) begin : g_l
+                kor2 o (.a(tlo), .b(tq[N]), .o(tkd));
+            end
         end
         wire tk = tkc[NTK-1];
+        wire [NG:0] fhc [0:C];                       // copies of fh[i], one per group
         for (i = 0; i < C; i = i + 1) begin : g_w
             for (g = 0; g <= NG; g = g + 1) begin : g_g   // group NG: the target bits
                 localparam LO = g * G;
                 localparam WD = (g == NG) ? NT : (IW - LO < G) ? IW - LO : G;
-                wire sel, ce;
-                kselinc ks (.tk(tkc[(i * (NG + 1) + g) / 5]), .f(fhc[i + 1][g]), .v(pv), .o(sel));
-                kcew kc (.tk(tkc[(i * (NG + 1) + g) / 5]), .f(fhc[i][g]), .v(pv), .o(ce));
-                if (g == NG) begin
+                wire sel, ce, pvq;
+                kselinc ks (.tk(tkc[(i * (NG + 1) + g) / 5]), .f(fhc[i + 1][g]), .v(PVC ? pvq : pv), .o(sel));
+                kcew kc (.tk(tkc[(i * (NG + 1) + g) / 5]), .f(fhc[i][g]), .v(PVC ? pvq : pv), .o(ce));
+                if (DCH & 2) begin : g_dch
+                    // no clock enable: each bit a kept LUT, the DIT's word in
+                    // its last LUT only:
+                    // bit = (tk ? f[i+1] & v : f[i] & v) ? word : (tk ? next : this)
+                    wire [WD-1:0] nw = (g == NG) ? ioh : inc[LO +: WD];
+                    wire [WD-1:0] nx = (i + 1 < C) ? ((g == NG) ? wo[(i + 1 < C) ? i + 1 : 0] : we[(i + 1 < C) ? i + 1 : 0][LO +: WD])
+                                                   : ((g == NG) ? {WD{1'b0}} : we[i][LO +: WD]);
+                    wire [WD-1:0] cur = (g == NG) ? wo[i] : we[i][LO +: WD];
+                    wire tkg = tkc[(i * (NG + 1) + g) / 5];
+                    wire pvg = PVC ? pvq : pv;
+                    wire si = tkg ? (fhc[i + 1][g] & pvg) : (fhc[i][g] & pvg);
+                    wire [WD-1:0] ot = tkg ? nx : cur, dd;
+                    for (k2 = 0; k2 < WD; k2 = k2 + 1) begin : g_b
+                        kmux2 m (.s(si), .a(nw[k2]), .b(ot[k2]), .o(dd[k2]));
+                    end
+                    if (g == NG) begin : g_o
+                        always @(posedge clk) wo[i] <= dd;
+                    end else begin : g_d
+                        always @(posedge clk) we[i][LO +: WD] <= dd;
+                    end
+                end else if (g == NG) begin
                     always @(posedge clk)
                         if (ce) wo[i] <= sel ? ioh : (i + 1 < C) ? wo[(i + 1 < C) ? i + 1 : 0] : {NT{1'b0}};
                 end else begin
                     always @(posedge clk)
                         if (ce) we[i][LO +: WD] <= sel ? inc[LO +: WD]
                                                        : (i + 1 < C) ? we[(i + 1 < C) ? i + 1 : 0][LO +: WD] : inc[LO +: WD];
+                end
+                if (PVC) begin : g_pvc
+                    rff r (.clk(clk), .d(acc), .q(pvq));   // a copy of pv per group
                 end
             end
         end
@@ -228,15 +382,14 @@ module proto #(parameter STEP = 1, N = 4, IW = 58, AW = 6, WB = 11, DEPTH = 48, 
         end
         // the decision: target q takes the entry in view on one LUT of registers
         wire [NT-1:0] rm = {lroom[N], room};
-        wire [NT-1:0] tq;
         for (g = 0; g < NT; g = g + 1) begin : g_tq
-            if (NOANS && g == N) begin : g_z
+            if ((NOANS || ANSQ) && g == N) begin : g_z
                 assign tq[g] = 1'b0;      // what-if: DIT answers take no dispatch decision
             end else begin : g_t
                 assign tq[g] = (tkc[NTK - 2] ? wo[1][g] : wo[0][g]) & rm[g];
             end
         end
-        wire tlo = |tq[N-1:0];
+        assign tlo = |tq[N-1:0];
         assign taken = tlo | tq[N];
         assign res = tq[N-1:0];
         for (s = 0; s < N; s = s + 1) begin : g_p
@@ -251,10 +404,14 @@ module proto #(parameter STEP = 1, N = 4, IW = 58, AW = 6, WB = 11, DEPTH = 48, 
                 fh_d[k] = ((tk == pv) && fh[k]) || (!tk && pv && k > 0 && fh[(k > 0) ? k - 1 : 0]) ||
                           (tk && !pv && k < C && fh[(k < C) ? k + 1 : 0]);
         always @(posedge clk) fh <= fh_d;
-        wire [NG:0] fhc [0:C];                       // copies of fh[i], one per group
         for (i = 0; i <= C; i = i + 1) begin : g_fhc
             for (g = 0; g <= NG; g = g + 1) begin : g_g
-                rff r (.clk(clk), .d(fh_d[i]), .q(fhc[i][g]));
+                wire fhl;
+                rff r (.clk(clk), .d(FHL ? fhl : fh_d[i]), .q(fhc[i][g]));
+                if (FHL) begin : g_l
+                    // each copy its own next-state logic, next to it
+                    kfhn #(.K(i), .C(C)) n (.tk(tkc[(i * (NG + 1) + g) % NTK]), .pv(pv), .fh(fh), .o(fhl));
+                end
             end
         end
         // window credit: + acc - (taken, or tk with OLDCRED)
@@ -283,9 +440,10 @@ module proto #(parameter STEP = 1, N = 4, IW = 58, AW = 6, WB = 11, DEPTH = 48, 
             if (LANEX) begin : g_ax
                 reg av = 1'b0; reg [RDW-1:0] ad;
                 always @(posedge clk) begin av <= tq[N]; ad <= dd; end
-                rlanex #(.RDW(RDW)) rl (.clk(clk), .xv(av), .xd(ad), .ready(rr), .valid(vv), .dout(vd), .room(lroom[N]));
+                rlanex #(.RDW(RDW), .DCH((DCH & 4) != 0), .RREG(ARREG)) rl (.clk(clk), .xv(av), .xd(ad), .ready(rr), .valid(vv), .dout(vd), .room(lroom[N]),
+                    .xvn(tq[N]));
             end else begin : g_a
-                rlane #(.RDW(RDW)) rl (.clk(clk), .push(tq[N]), .din(dd), .ready(rr), .valid(vv), .dout(vd), .room(lroom[N]));
+                rlane #(.RDW(RDW), .DCH((DCH & 4) != 0)) rl (.clk(clk), .push(tq[N]), .din(dd), .ready(rr), .valid(vv), .dout(vd), .room(lroom[N]));
             end
             assign obs_rl[N*(RDW+1) +: RDW+1] = {vv, vd};
         end else begin : g_ndl
@@ -302,8 +460,12 @@ module proto #(parameter STEP = 1, N = 4, IW = 58, AW = 6, WB = 11, DEPTH = 48, 
         // RAM bit: a lookup that finished there still closes this stage's
         // lane to the queue for that cycle: a rule change)
         wire [NPC-1:0] pe;
+        // EARLY = 2: the pass bit two registers after the stage before's
+        // choice, where D = 2 puts it, so next cycle's pass is a register (pn1)
+        wire pn1;
+        rff rpn (.clk(clk), .d(cvw[(s + N - 1) % N]), .q(pn1));
         for (g = 0; g < NPC; g = g + 1) begin : g_pe
-            rff r (.clk(clk), .d(cvw[(s + N - 1) % N]), .q(pe[g]));
+            rff r (.clk(clk), .d(EARLY == 2 ? pn1 : cvw[(s + N - 1) % N]), .q(pe[g]));
         end
         wire [NPC-1:0] pc = EARLY ? pe : hv[(s + N - 1) % N];
         wire pass = pc[NPC-1];
@@ -313,23 +475,71 @@ module proto #(parameter STEP = 1, N = 4, IW = 58, AW = 6, WB = 11, DEPTH = 48, 
         assign room[s] = rm;
         wire [NG-1:0] thc [0:Q-1];                 // copies of th[i], one per 8-bit group
         wire [Q-1:0] th_d, tc_d;
+        wire [Q-1:0] txw, tyw;                     // (THL) th_d's two candidates: with / without a pop
+        wire wrq;                                  // (WREG) the write enable register
         wire [Q-1:0] ced;
         for (i = 0; i < Q; i = i + 1) begin : g_ced
             if (EARLY) begin : g_e
                 // next cycle's pass (registers only with EARLY) and next th[i]
-                knand2 k (.a(cvw[(s + N - 1) % N]), .b(th_d[i]), .o(ced[i]));
+                knand2 k (.a(EARLY == 2 ? pn1 : cvw[(s + N - 1) % N]), .b(th_d[i]), .o(ced[i]));
             end else begin : g_l
                 kce k (.va(sva[(s + N - 1) % N]), .vb(svb[(s + N - 1) % N]), .child(sch[(s + N - 1) % N]), .t(th_d[i]), .o(ced[i]));
             end
         end
         for (i = 0; i < Q; i = i + 1) begin : g_thc
             for (g = 0; g < NG; g = g + 1) begin : g_g
-                rff r (.clk(clk), .d(th_d[i]), .q(thc[i][g]));
+                wire thl;
+                rff r (.clk(clk), .d(THL ? thl : th_d[i]), .q(thc[i][g]));
+                if (THL) begin : g_l
+                    // each copy its own last LUT (the pass choice), next to it
+                    kpmux mt (.pass(pc[NPM + (i * NG + g) % NPE]), .nz(th[0]), .x(txw[i]), .y(tyw[i]), .o(thl));
+                end
             end
         end
         wire pop = ~pass & th[0];
         wire [IW-1:0] head;
-        if (!QCIRC) begin : g_sq
+        wire [IW-1:0] c0m;
+        wire hbm;
+        if (QMUX) begin : g_mq
+            // a circular body written only by a landing push (enables from
+            // registers), never shifted; the head is picked inside the stage's
+            // address choice by registered one-hot selects (EARLY: the next
+            // cycle's pass bit is known now)
+            reg [IW-1:0] e [0:Q-1];
+            reg [Q-1:0] wp = 1, rp = 1;
+            wire [Q-1:0] rpn = pop ? {rp[Q-2:0], rp[Q-1]} : rp;
+            wire [Q-1:0] smn = {Q{~pn1}} & rpn;
+            wire [NG-1:0] wpc [0:Q-1];
+            wire [NG-1:0] smc [0:Q-1];
+            wire [Q-1:0] wpn = pushr[s] ? {wp[Q-2:0], wp[Q-1]} : wp;
+            for (i = 0; i < Q; i = i + 1) begin : g_b
+                for (g = 0; g < NG; g = g + 1) begin : g_g
+                    localparam LO = g * G;
+                    localparam WD = (IW - LO < G) ? IW - LO : G;
+                    rff rw (.clk(clk), .d(wpn[i]), .q(wpc[i][g]));
+                    rff rs (.clk(clk), .d(smn[i]), .q(smc[i][g]));
+                    wire ce = pushr[s] & wpc[i][g];
+                    always @(posedge clk)
+                        if (ce) e[i][LO +: WD] <= pitem[s][LO +: WD];
+                end
+            end
+            always @(posedge clk) begin wp <= wpn; rp <= rpn; end
+            for (g = 0; g < IW; g = g + 1) begin : g_c
+                wire [Q-1:0] bits;
+                for (i = 0; i < Q; i = i + 1) begin : g_i
+                    assign bits[i] = e[i][g] & smc[i][g / 8];
+                end
+                assign c0m[g] = (pc[g / 8] & hin[g]) | (|bits);
+            end
+            wire [Q-1:0] ebn;
+            for (i = 0; i < Q; i = i + 1) begin : g_eb
+                assign ebn[i] = (pushr[s] & wp[i]) ? pitem[s][0] : e[i][0];
+            end
+            reg hb = 1'b0;
+            always @(posedge clk) hb <= |(smn & ebn);
+            assign hbm = hb;
+            assign head = c0m;
+        end else if (!QCIRC) begin : g_sq
         reg [IW-1:0] e [0:Q-1];
         assign head = e[0];
         for (i = 0; i < Q; i = i + 1) begin : g_e
@@ -342,10 +552,29 @@ module proto #(parameter STEP = 1, N = 4, IW = 58, AW = 6, WB = 11, DEPTH = 48, 
                 end else begin : g_cl
                     knand2 kn (.a(pc[NPM + (i * NG + g) % NPE]), .b(thc[i][g]), .o(ce));
                 end
+                if (DCH & 1) begin : g_dch
+                    // no clock enable: each bit holds or loads through its own
+                    // kept LUT, with its own pass copy per 8-bit group
+                    wire pq;
+                    rff r (.clk(clk), .d(EARLY == 2 ? pn1 : EARLY ? cvw[(s + N - 1) % N] : ovw[(s + N - 1) % N]), .q(pq));
+                    wire [WD-1:0] nx = (i + 1 < Q && thc[(i + 1 < Q) ? i + 1 : 0][g]) ? e[(i + 1 < Q) ? i + 1 : 0][LO +: WD] : pitem[s][LO +: WD];
+                    wire [WD-1:0] dd;
+                    for (k2 = 0; k2 < WD; k2 = k2 + 1) begin : g_b
+                        khold h (.p(pq), .t(thc[i][g]), .q(e[i][LO + k2]), .d(nx[k2]), .o(dd[k2]));
+                    end
+                    always @(posedge clk) e[i][LO +: WD] <= dd;
+                end else begin : g_ld
                 always @(posedge clk)
                     if (ce) e[i][LO +: WD] <= (i + 1 < Q && thc[(i + 1 < Q) ? i + 1 : 0][g])
                                               ? e[(i + 1 < Q) ? i + 1 : 0][LO +: WD] : pitem[s][LO +: WD];
+                end
             end
+        end
+        if (WREG && EARLY == 2) begin : g_wr
+            // the write enable a register, made a cycle early from next
+            // cycle's pass (pn1), th_d[0] and the head's next bit 0
+            wire hn0 = (pass & th[0]) ? e[0][0] : (th[1] ? e[1][0] : pitem[s][0]);
+            rff r (.clk(clk), .d(~pn1 & th_d[0] & hn0), .q(wrq));
         end
         end else begin : g_cq
             // head register + a circular body of Q-1 entries: the body is
@@ -387,22 +616,27 @@ module proto #(parameter STEP = 1, N = 4, IW = 58, AW = 6, WB = 11, DEPTH = 48, 
             kpmux mu (.pass(pass), .nz(th[0]), .x(tcx[g + 1]), .y(tcx[g]), .o(cu));
             kpmux mv (.pass(pass), .nz(th[0]), .x(tcx[g + 2]), .y(tcx[g + 1]), .o(cv));
             assign tc_d[g] = res[s] ? cu : cv;
+            if (THL) begin : g_tw
+                assign txw[g] = tx; assign tyw[g] = ty;
+            end
         end
         always @(posedge clk) begin th <= th_d; tc <= tc_d; rm <= ~tc_d[Q-1]; end
         // ---- the stage: 2:1 choice, block RAM, decision ----
         wire [IW-1:0] c0;
         for (g = 0; g < IW; g = g + 8) begin : g_c
             localparam WD = (IW - g < 8) ? IW - g : 8;
-            assign c0[g +: WD] = pc[g / 8] ? hin[g +: WD] : head[g +: WD];
+            assign c0[g +: WD] = QMUX ? c0m[g +: WD] : pc[g / 8] ? hin[g +: WD] : head[g +: WD];
         end
         wire cv = EARLY ? (hv[(s + N - 1) % N][NPC-1] | (~pass & th[0])) : (pass | th[0]);
         assign cvw[s] = cv;
         wire [IW-1:0] c = {cv, c0[IW-2:0]};
         wire wen, ren;
-        kwen kw (.p(pc[NPM+NPE]), .n(th[0]), .a(head[0]), .o(wen));
-        kren kr (.p(pc[NPM+NPE]), .n(th[0]), .a(head[0]), .o(ren));
+        wire hb0 = QMUX ? hbm : head[0];
+        kwen kw (.p(pc[NPM+NPE]), .n(th[0]), .a(hb0), .o(wen));
+        kren kr (.p(pc[NPM+NPE]), .n(th[0]), .a(hb0), .o(ren));
         wire [WB-1:0] rd;
-        sram m (.clk(clk), .wen(wen), .ren(ren), .a(c[AW-1:0]), .wd(c[AW +: WB]), .rd(rd));
+        sram m (.clk(clk), .wen((WREG && EARLY == 2 && !QMUX && !QCIRC) ? wrq : wen), .ren(RON ? 1'b1 : ren),
+                .a(c[AW-1:0]), .wd(c[AW +: WB]), .rd(rd));
         reg [IW-1:0] cd; reg drf = 1'b0;
         always @(posedge clk) begin cd <= c; drf <= cv & ~c[DN]; end
         // t+1: the word's bits, one LUT each, into the hop register
@@ -438,10 +672,10 @@ module proto #(parameter STEP = 1, N = 4, IW = 58, AW = 6, WB = 11, DEPTH = 48, 
             if (LANEX) begin : g_lx
                 reg xv = 1'b0;
                 always @(posedge clk) xv <= out;
-                rlanex #(.RDW(RDW)) rl (.clk(clk), .xv(xv), .xd({oq[NH +: 5], oq[NHV], oq[TG +: 6]}),
+                rlanex #(.RDW(RDW), .DCH((DCH & 4) != 0)) rl (.clk(clk), .xv(xv), .xd({oq[NH +: 5], oq[NHV], oq[TG +: 6]}),
                     .ready(rr), .valid(vv), .dout(vd), .room(lroom[s]));
             end else begin : g_l
-                rlane #(.RDW(RDW)) rl (.clk(clk), .push(out), .din({o[NH +: 5], o[NHV], cd[TG +: 6]}),
+                rlane #(.RDW(RDW), .DCH((DCH & 4) != 0)) rl (.clk(clk), .push(out), .din({o[NH +: 5], o[NHV], cd[TG +: 6]}),
                     .ready(rr), .valid(vv), .dout(vd), .room(lroom[s]));
             end
             assign obs_rl[s*(RDW+1) +: RDW+1] = {vv, vd};
@@ -451,6 +685,9 @@ module proto #(parameter STEP = 1, N = 4, IW = 58, AW = 6, WB = 11, DEPTH = 48, 
             kv3 kv (.a(xa), .b(drf), .child(child), .o(ov));
             assign sva[s] = xa; assign svb[s] = drf;
             assign lroom[s] = 1'b1;
+        end
+        if ((DCH & 1) && !EARLY) begin : g_ovw
+            assign ovw[s] = ov;
         end
     end endgenerate
     generate if (STEP < 3) begin : g_norl
