@@ -56,7 +56,8 @@ void lpm_rtl_emit_mem_re(FILE *fp, const char *base, uint64_t depth, unsigned wi
     }
     for (unsigned k = 0, lo = 0; k < np; lo += parts[k++]) {
         unsigned hi = lo + parts[k] - 1;
-        /* re = ~we: a read never meets a write, which no_rw_check tells Yosys */
+        /* re = ~we, or a read whose word is not used when it meets a write:
+         * no_rw_check tells Yosys so (no read-during-write bypass) */
         const char *attr = re ? "(* no_rw_check *) " : "";
         if (np == 1)
             fprintf(fp, "    %sreg [%u:0] mem0 [0:%" PRIu64 "];\n    initial $readmemh(\"%s.hex\", mem0);\n", attr, hi,

@@ -298,21 +298,29 @@ static void emit_stage(FILE *fp, const lpm_image *img, const lpm_rtl_shape *sh, 
     for (unsigned p = 0; p < sh->p; p++)
         emit_hold(&c, p);
     if (c.has_bt) {
-        /* read in the select cycle, like the stage memory (the bubble's
-         * writes were stored when it was accepted, D + 2 cycles before at
-         * the least); at D >= 3 the word then rides D - 2 registers to the
-         * decision, so no logic follows the block RAM */
+        /* read in the select cycle, like the stage memory; the bubble's
+         * writes are stored the cycle after it was accepted (registered
+         * here, beside the block RAM, so its write enable is a register),
+         * D + 1 cycles before the read at the least, so a read that meets
+         * a write is never used (no_rw_check); at D >= 3 the word then rides
+         * D - 2 registers to the decision, so no logic follows the block RAM */
         fprintf(fp,
                 "    // the writes of the bubbles in flight for stage %u, by bubble number\n"
-                "    reg [BSW-1:0] bt [0:%u];\n"
-                "    reg [BSW-1:0] btr_1;\n",
+                "    (* no_rw_check *) reg [BSW-1:0] bt [0:%u];\n"
+                "    reg [BSW-1:0] btr_1;\n"
+                "    wire bt_we_1;\n"
+                "    lpm_rff #(.INIT(0)) k_btwe (.clk(clk), .rst(rst), .d(bt_we), .q(bt_we_1)); // kept: not merged with the ctl's copy\n"
+                "    reg [BQB-1:0] bt_idx_1;\n"
+                "    reg [BSW-1:0] bt_data_1;\n",
                 s + 1, (1u << sh->bqb) - 1);
         for (unsigned d = 2; d < sh->d; d++)
             fprintf(fp, "    reg [BSW-1:0] btr_%u;\n", d);
         fprintf(fp,
                 "    always @(posedge clk) begin\n"
-                "        if (bt_we)\n"
-                "            bt[bt_idx] <= bt_data;\n"
+                "        bt_idx_1 <= bt_idx;\n"
+                "        bt_data_1 <= bt_data;\n"
+                "        if (bt_we_1)\n"
+                "            bt[bt_idx_1] <= bt_data_1;\n"
                 "        btr_1 <= bt[c0[F_TAG +: BQB]];\n");
         for (unsigned d = 2; d < sh->d; d++)
             fprintf(fp, "        btr_%u <= btr_%u;\n", d, d - 1);

@@ -93,7 +93,7 @@ void lpm_rtl_emit_next(FILE *fp, const lpm_image *img, const lpm_rtl_shape *sh, 
 
 /* The direct index table: 2^x entries, one read port per request lane,
  * read in the accept cycle and given out D-1 cycles later; a bubble's write
- * takes the cycle alone (read enable = not write enable). */
+ * takes the cycle alone. */
 static void emit_dit(FILE *fp, const lpm_rtl_shape *sh)
 {
     unsigned entries = sh->cp << sh->x;
@@ -114,7 +114,10 @@ static void emit_dit(FILE *fp, const lpm_rtl_shape *sh)
         for (unsigned d = 2; d < sh->d; d++)
             fprintf(fp, "    reg [DB-1:0] r%u_%u;\n", k, d);
     }
-    lpm_rtl_emit_mem(fp, "dit", entries, sh->db, sh->w, "widx", "wdata", "a%u", "r%u_1");
+    /* read every cycle: a bubble's write cycle reads a word nobody uses (the
+     * bubble takes the cycle alone), so the block RAM's read enable is tied
+     * on and no write enable reaches it */
+    lpm_rtl_emit_mem_re(fp, "dit", entries, sh->db, sh->w, "widx", "wdata", "a%u", "r%u_1", "1'b1");
     if (sh->d > 2) {
         fprintf(fp, "    always @(posedge clk) begin\n");
         for (unsigned k = 0; k < sh->w; k++)

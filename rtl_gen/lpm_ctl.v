@@ -8,7 +8,7 @@
 // read, and in cycle t+D-1 lpm_entry makes an item of the DIT word, which
 // enters the window FIFO at the end of that cycle: the dispatcher sees it
 // from t+D on. A bubble takes the cycle alone (its DIT write uses every
-// port) and rides the same pipeline. The window's occupancy wn counts the
+// port) and rides the same pipeline. The window's occupancy wt counts the
 // FIFO and the pipeline: req_ready and bub_ready come from it (registered
 // credits). The dispatcher looks at W FIFO entries in order and pushes
 // each into its queue while the queue's registered credit count plus this
@@ -20,7 +20,31 @@
 // their queues write them from there (registered push counts and slot
 // choices), and the dispatcher looks at the W entries behind them. The
 // decision only reaches a few registers: tk, the push registers, the
-// queues' credits (qres_n) and the window's (wn).
+// queues' credits (qres_n) and the window's (wt).
+// Kept cells (a hierarchy each, so that synthesis keeps their copies and
+// their shape: one LUT, or one flip-flop): the window's loads (g_one).
+// A register copy of a control bit, reset to INIT.
+(* keep_hierarchy *)
+module lpm_rff #(parameter INIT = 0) (input wire clk, input wire rst, input wire d, output reg q);
+    always @(posedge clk)
+        q <= rst ? (INIT != 0) : d;
+endmodule
+// a & ~b & c & d
+(* keep_hierarchy *)
+module lpm_and4n (input wire a, input wire b, input wire c, input wire d, output wire o);
+    assign o = a & ~b & c & d;
+endmodule
+// s ? a : b
+(* keep_hierarchy *)
+module lpm_mux2 (input wire s, input wire a, input wire b, output wire o);
+    assign o = s ? a : b;
+endmodule
+// (t ? f1 : f0) & v: an incoming entry with valid bit v lands here
+(* keep_hierarchy *)
+module lpm_selv (input wire t, input wire f0, input wire f1, input wire v, output wire o);
+    assign o = (t ? f1 : f0) & v;
+endmodule
+
 module lpm_ctl (
     input  wire               clk,
     input  wire               rst,
@@ -59,14 +83,14 @@ module lpm_ctl (
 `include "lpm_item.vh"
 
     // ---- the ports: credits from the registered occupancy ----
-    reg [FNB-1:0] wn;                    // window entries, the DIT pipeline included
+    reg [C-1:0] wt;                      // window entries, the DIT pipeline included: wt[j] = more than j
     reg [BQB-1:0] bseq;                  // the next bubble's number
     wire [W-1:0] room;
     wire [W-1:0] acc;                    // lanes taken this cycle
     genvar g;
     generate
         for (g = 0; g < W; g = g + 1) begin : g_acc
-            assign room[g] = {{(32-FNB){1'b0}}, wn} + g < C;
+            assign room[g] = (g < C) ? ~wt[(g < C) ? C - 1 - g : 0] : 1'b0;
             // a bubble the copy rules hold back leaves the cycle to requests
             assign req_ready[g] = room[g] & ~(bub_valid & bub_ok);
         end
@@ -84,7 +108,8 @@ module lpm_ctl (
     assign acc = acc_r;
     assign bub_ready = room[0] & bub_ok;
     wire bub_take = bub_valid & room[0] & bub_ok;
-    assign dit_we = bub_take & bub_data[N*BSW];
+    // one kept LUT of registers (Yosys adds the block RAM mask's inverter after it)
+    lpm_and4n k_ditwe (.a(bub_valid), .b(wt[C-1]), .c(bub_ok), .d(bub_data[N*BSW]), .o(dit_we));
     assign dit_widx = bub_data[N*BSW + 1 +: XI];
     assign dit_wdata = bub_data[N*BSW + 1 + XI +: DB];
     assign bt_we = bub_take;
@@ -358,33 +383,96 @@ module lpm_ctl (
             // target held one-hot with its valid bit folded in (queue q, or
             // NQ: the DIT answers' result lane), so that a target takes the
             // entry on one LUT of registers (tk, the two candidate entries'
-            // bits, the target's registered room), and an entry loads on
-            // tk | fh[i] (one LUT) the entry behind it or the incoming one.
+            // bits, the target's registered room).
+            //
+            // No entry has a clock enable: each bit loads through three
+            // LUTs of its own (lpm_mux2, kept), the last of which takes the
+            // incoming request's bit, so that the DIT's block RAM word
+            // reaches an entry through one LUT: m = tk ? the entry behind :
+            // this one (the FIFO shifts by last cycle's decisions), m2 = sb ?
+            // the bubble's bit : m, bit = sq ? the request's bit : m2, where
+            // sq and sb (an incoming request or bubble lands on this entry:
+            // tk ? fh[i+1] : fh[i], and its valid bit) are one LUT per group
+            // of G bits (lpm_selv). tk and fh have a register copy per group
+            // (lpm_rff), so no control net reaches more than a group's LUTs.
             localparam NT = NQ + 1;
             // an entry holds a bubble's item, or a request's {tag, key, DIT
             // word} as it came from the block RAM: lpm_entry makes its item
-            // once it is in view, so the word reaches its entry through one
-            // or two LUTs (the bubble's multiplexer, the entry's load)
+            // once it is in view
             localparam PW = (IW > DB + KR + T) ? IW : DB + KR + T;
-            reg [PW-1:0] wf [0:C-1];
-            reg [C-1:0]  wb;             // entry i holds a bubble
-            reg [NT-1:0] wo [0:C-1];     // entry i's target, one-hot; 0: no entry
-            reg [C:0]    fh;             // one-hot of the fill level
-            // the incoming entry's target (0: none), one LUT from the DIT word
-            wire ib = pv[D-1][0] & pbub[D-1];
+            localparam G = 8;                    // bits a copy of tk and fh serves
+            localparam NG = (PW + G - 1) / G;    // data groups; group NG holds wb and wo
+            localparam NK = NG + 1;
+            reg [C*PW-1:0] wf;                   // entry i = wf[i*PW +: PW]
+            reg [C-1:0]    wb;                   // entry i holds a bubble
+            reg [C*NT-1:0] wo;                   // entry i's target, one-hot (0: no entry) = wo[i*NT +: NT]
+            reg [C:0]      fh;                   // one-hot of the fill level
+            wire [C*NK-1:0]     tkc;             // copies of tk: entry i's group g
+            wire [NK-1:0]       tkv;             // copies of tk: the view's group g
+            wire [(C+1)*NK-1:0] fc;              // copies of fh[k]: fc[k*NK + g]
+            // the incoming entry: a request (its target from the DIT word, one
+            // LUT) or a bubble (queue 0)
+            wire ib = pbub[D-1];
             wire ir = pv[D-1][0] & ~pbub[D-1];
-            wire [NT-1:0] ix;
+            wire wc = dit_word[DL_C];            // the word continues (lpm_entry: done = ~wc)
+            wire [NT-1:0] ixw;
             genvar gq;
             for (gq = 0; gq < NQ; gq = gq + 1) begin : g_ix
-                assign ix[gq] = ir & ~ent_item[F_DONE] & (RING == 0 || ent_item[F_STG +: SB] == gq);
+                assign ixw[gq] = wc & (RING == 0 || dit_word[DL_STAGE +: SB] == gq);
             end
-            assign ix[NQ] = ir & ent_item[F_DONE];
-            wire [NT-1:0] ioh = ix | {{(NT-1){1'b0}}, ib};
-            wire [PW-1:0] lp = pbub[D-1] ? {{(PW-IW){1'b0}}, pbit[D-1]}
-                                         : {{(PW-DB-KR-T){1'b0}}, ptag[D-1], pkey[D-1], dit_word[DB-1:0]};
+            assign ixw[NQ] = ~wc;
+            wire [PW-1:0] rq = {{(PW-DB-KR-T){1'b0}}, ptag[D-1], pkey[D-1], dit_word[DB-1:0]};
+            wire [PW-1:0] bq = {{(PW-IW){1'b0}}, pbit[D-1]};
+            genvar gi, gg, gb;
+            for (gi = 0; gi < C; gi = gi + 1) begin : g_e
+                localparam NX = (gi + 1 < C) ? gi + 1 : gi;   // the entry behind (the last: itself)
+                for (gg = 0; gg < NK; gg = gg + 1) begin : g_g
+                    localparam LO = gg * G;
+                    localparam WD = (gg == NG) ? 1 + NT : (PW - LO < G) ? PW - LO : G;
+                    wire tg = tkc[gi*NK + gg];
+                    wire sq, sb;
+                    lpm_rff #(.INIT(0)) kt (.clk(clk), .rst(rst), .d(taken[0]), .q(tkc[gi*NK + gg]));
+                    lpm_selv kq (.t(tg), .f0(fc[gi*NK + gg]), .f1(fc[(gi + 1)*NK + gg]), .v(ir), .o(sq));
+                    lpm_selv kb (.t(tg), .f0(fc[gi*NK + gg]), .f1(fc[(gi + 1)*NK + gg]), .v(ib), .o(sb));
+                    wire [WD-1:0] cur, nxt, bin, rin, nd;
+                    if (gg == NG) begin : g_flags
+                        assign cur = {wo[gi*NT +: NT], wb[gi]};
+                        assign nxt = (gi + 1 < C) ? {wo[NX*NT +: NT], wb[NX]} : {WD{1'b0}};
+                        assign bin = {{(NT-1){1'b0}}, 1'b1, 1'b1};
+                        assign rin = {ixw, 1'b0};
+                        always @(posedge clk) begin
+                            wb[gi] <= nd[0];
+                            wo[gi*NT +: NT] <= rst ? {NT{1'b0}} : nd[1 +: NT];
+                        end
+                    end else begin : g_data
+                        assign cur = wf[gi*PW + LO +: WD];
+                        assign nxt = wf[NX*PW + LO +: WD];
+                        assign bin = bq[LO +: WD];
+                        assign rin = rq[LO +: WD];
+                        always @(posedge clk)
+                            wf[gi*PW + LO +: WD] <= nd;
+                    end
+                    for (gb = 0; gb < WD; gb = gb + 1) begin : g_b
+                        wire m, m2;
+                        lpm_mux2 c0 (.s(tg), .a(nxt[gb]), .b(cur[gb]), .o(m));
+                        lpm_mux2 c1 (.s(sb), .a(bin[gb]), .b(m), .o(m2));
+                        lpm_mux2 c2 (.s(sq), .a(rin[gb]), .b(m2), .o(nd[gb]));
+                    end
+                end
+            end
             // the entry in view (entry tk) and its item
-            wire [PW-1:0] vw = tk[0] ? wf[1 < C ? 1 : 0] : wf[0];
-            wire vb = tk[0] ? wb[1 < C ? 1 : 0] : wb[0];
+            wire [PW-1:0] vw;
+            genvar gv;
+            for (gv = 0; gv < NG; gv = gv + 1) begin : g_v
+                localparam LO = gv * G;
+                localparam WD = (PW - LO < G) ? PW - LO : G;
+                lpm_rff #(.INIT(0)) kt (.clk(clk), .rst(rst), .d(taken[0]), .q(tkv[gv]));
+                assign vw[LO +: WD] = tkv[gv] ? wf[PW + LO +: WD] : wf[LO +: WD];
+            end
+            lpm_rff #(.INIT(0)) ktf (.clk(clk), .rst(rst), .d(taken[0]), .q(tkv[NG]));
+            wire tf = tkv[NG];
+            wire vb = tf ? wb[1] : wb[0];
+            wire [NT-1:0] vo = tf ? wo[NT +: NT] : wo[0 +: NT];
             wire [IW-1:0] vent;
             lpm_entry ve (.e(vw[DB-1:0]), .key(vw[DB +: KR]), .tag(vw[DB + KR +: T]), .item(vent));
             wire [IW-1:0] it = vb ? vw[IW-1:0] : vent;
@@ -395,8 +483,7 @@ module lpm_ctl (
             reg [SB-1:0] e;
             integer dq;
             always @* begin
-                for (dq = 0; dq < NT; dq = dq + 1)
-                    tq[dq] = (tk[0] ? wo[1 < C ? 1 : 0][dq] : wo[0][dq]) & rm[dq];
+                tq = vo & rm;
                 e = (it[F_B] || RING == 0) ? {SB{1'b0}} : it[F_STG +: SB];
                 taken = {{(SN-1){1'b0}}, |tq};
                 for (dq = 0; dq < NQ; dq = dq + 1)
@@ -411,15 +498,15 @@ module lpm_ctl (
                 dbg_stall = 2'd0;
                 dbg_stall_stg = {SB{1'b0}};
                 if (!(|tq)) begin
-                    if (tk[0] ? wo[1 < C ? 1 : 0][NQ] : wo[0][NQ])
+                    if (vo[NQ])
                         dbg_stall = 2'd2;
-                    else if (tk[0] ? (|wo[1 < C ? 1 : 0]) : (|wo[0])) begin
+                    else if (|vo) begin
                         dbg_stall = 2'd1;
                         dbg_stall_stg = e;
                     end
                 end
             end
-            // fn - tk + incoming, one-hot
+            // fn - tk + incoming, one-hot: the master copy and one per group
             wire iv = pv[D-1][0];
             reg [C:0] fh_d;
             integer fi;
@@ -428,21 +515,10 @@ module lpm_ctl (
                     fh_d[fi] = ((tk[0] == iv) && fh[fi]) || (!tk[0] && iv && fi > 0 && fh[fi > 0 ? fi - 1 : 0]) ||
                                (tk[0] && !iv && fi < C && fh[fi < C ? fi + 1 : 0]);
             end
-            // entry i: the entry behind it when the FIFO shifts and the
-            // incoming one does not land on i, else the incoming one (every
-            // entry from fn - tk on takes it, held or not: wo says which)
-            genvar gf;
-            for (gf = 0; gf < C; gf = gf + 1) begin : g_f
-                wire en = tk[0] | fh[gf];
-                wire from_next = tk[0] & ~fh[gf + 1];
-                always @(posedge clk) begin
-                    if (en) begin
-                        wf[gf] <= (from_next && gf + 1 < C) ? wf[gf + 1 < C ? gf + 1 : 0] : lp;
-                        wb[gf] <= (from_next && gf + 1 < C) ? wb[gf + 1 < C ? gf + 1 : 0] : pbub[D-1];
-                        wo[gf] <= !from_next ? ioh : (gf + 1 < C) ? wo[gf + 1 < C ? gf + 1 : 0] : {NT{1'b0}};
-                    end
-                    if (rst)
-                        wo[gf] <= {NT{1'b0}};
+            genvar gk, gc;
+            for (gk = 0; gk <= C; gk = gk + 1) begin : g_fc
+                for (gc = 0; gc < NK; gc = gc + 1) begin : g_c
+                    lpm_rff #(.INIT(gk == 0)) kf (.clk(clk), .rst(rst), .d(fh_d[gk]), .q(fc[gk*NK + gc]));
                 end
             end
             always @(posedge clk) begin
@@ -470,20 +546,35 @@ module lpm_ctl (
             nr = {{(SN-1){1'b0}}, 1'b1};
     end
 
-    localparam XW = (FNB > SN) ? FNB + 1 : SN + 1;
-    /* verilator lint_off UNUSEDSIGNAL */ // the carry
-    reg [XW-1:0] wn_d;
-    /* verilator lint_on UNUSEDSIGNAL */
-    always @* wn_d = {{(XW-FNB){1'b0}}, wn} - {{(XW-SN){1'b0}}, taken} + {{(XW-SN){1'b0}}, nr};
+    // the occupancy shifted by nr - taken (a thermometer: each lane's room
+    // is a register, and the bubble's DIT write one LUT of registers)
+    function [C-1:0] tshift;
+        input [C-1:0] x;
+        input integer r;                 // entries less r
+        integer z;
+        begin
+            for (z = 0; z < C; z = z + 1)
+                tshift[z] = (z + r < 0) ? 1'b1 : (z + r < C) ? x[(z + r < 0 || z + r >= C) ? 0 : z + r] : 1'b0;
+        end
+    endfunction
+    reg [C-1:0] wt_d;
+    integer ta, tn;
+    always @* begin
+        wt_d = wt;
+        for (ta = 0; ta <= W; ta = ta + 1)
+            for (tn = 0; tn <= W; tn = tn + 1)
+                if (taken == ta[SN-1:0] && nr == tn[SN-1:0])
+                    wt_d = tshift(wt, ta - tn);
+    end
 
     always @(posedge clk) begin
         if (rst) begin
-            wn <= {FNB{1'b0}};
+            wt <= {C{1'b0}};
             bseq <= {BQB{1'b0}};
         end else begin
-            wn <= wn_d[FNB-1:0];
+            wt <= wt_d;
             bseq <= bseq + {{(BQB-1){1'b0}}, bub_take};
         end
     end
-    assign busy = wn != {FNB{1'b0}} || tk != {SN{1'b0}};
+    assign busy = wt[0] || tk != {SN{1'b0}};
 endmodule
