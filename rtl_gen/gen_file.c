@@ -43,7 +43,9 @@ void lpm_rtl_emit_mem_re(FILE *fp, const char *base, uint64_t depth, unsigned wi
                          const char *wdata, const char *raddr, const char *rdata, const char *re)
 {
     char rc[64];
-    if (re)
+    if (re && !strcmp(re, "1'b1"))
+        snprintf(rc, sizeof rc, "/* every cycle */");
+    else if (re)
         snprintf(rc, sizeof rc, "if (%s)", re);
     else
         snprintf(rc, sizeof rc, "if (!we)");

@@ -105,7 +105,7 @@ static void emit_select(const stage_ctx *c)
 }
 
 /* The memory: one write port (lane 0: a bubble holds every lane), one read
- * port per lane, both on the rising edge; read enable = not write enable. */
+ * port per lane, both on the rising edge, the reads every cycle. */
 static void emit_memory(const stage_ctx *c)
 {
     FILE *fp = c->fp;
@@ -114,25 +114,24 @@ static void emit_memory(const stage_ctx *c)
      * leaves after stage N-1, so stage 0's comes from its queue head (the
      * item passing into stage 0 is never a bubble) and every other stage's
      * from its hop register (its queue, if any, never holds one) */
-    /* we and re = ~we each by its own LUT (lpm_wen / lpm_ren, hierarchies
-     * of their own in lpm_queue.v), so that neither waits for the other */
+    /* stage 0's we is its own LUT (lpm_wen, a hierarchy of its own in
+     * lpm_queue.v); every other stage's is a register: the hop register's
+     * F_WEN holds valid & bubble & writes (emit_decide folds them in). The
+     * memory reads every cycle: a bubble's write cycle reads a word nobody
+     * uses (a bubble holds every lane), so no enable reaches the read */
     if (c->has_q && c->s == 0)
         fprintf(fp,
-                "    wire we, re;   // qhw: the queue's head is a bubble that writes (a register)\n"
-                "    lpm_wen u_we (.n0(pass0), .n1(%s), .a(qhw), .o(we));\n"
-                "    lpm_ren u_re (.n0(pass0), .n1(%s), .a(qhw), .o(re));\n",
-                sh->p > 1 ? "pass1" : "1'b0", sh->p > 1 ? "pass1" : "1'b0");
+                "    wire we;   // qhw: the queue's head is a bubble that writes (a register)\n"
+                "    lpm_wen u_we (.n0(pass0), .n1(%s), .a(qhw), .o(we));\n",
+                sh->p > 1 ? "pass1" : "1'b0");
     else
-        fprintf(fp,
-                "    wire we, re;\n"
-                "    lpm_wen3 u_we (.a(h0[F_V]), .b(h0[F_B]), .c(h0[F_WEN]), .o(we));\n"
-                "    lpm_ren3 u_re (.a(h0[F_V]), .b(h0[F_B]), .c(h0[F_WEN]), .o(re));\n");
+        fprintf(fp, "    wire we = h0[F_WEN];   // valid, a bubble, and it writes here (a register)\n");
     fprintf(fp, "    wire [WB-1:0] wd = c0[F_KEY +: WB];\n");
     for (unsigned p = 0; p < sh->p; p++)
         fprintf(fp, "    wire [%u:0] a%u = c%u[F_ADDR +: %u];\n", c->ib - 1, p, p, c->ib);
     char base[32];
     snprintf(base, sizeof base, "stage_%02u", c->s);
-    lpm_rtl_emit_mem_re(fp, base, c->depth, sh->wb, sh->p, "a0", "wd", "a%u", "rd%u", "re");
+    lpm_rtl_emit_mem_re(fp, base, c->depth, sh->wb, sh->p, "a0", "wd", "a%u", "rd%u", "1'b1");
 }
 
 /* Per lane: what it holds (rf: a lookup that reads here), D-1 registers to
@@ -271,15 +270,19 @@ static void emit_decide(const stage_ctx *c, unsigned p)
                 "            hn%u[F_ADDR +: AW] = bta%u;\n"
                 "            hn%u[F_KEY +: WB] = bte%u[1 + AW +: WB];\n",
                 p, p, p, p, p, p);
+    /* F_WEN = valid & bubble & writes: the next stage's write enable is this register */
     fprintf(fp,
             "        end\n"
+            "        hn%u[F_WEN] = hn%u[F_WEN] & hn%u[F_V] & hn%u[F_B];\n"
             "    end\n"
             "    always @(posedge clk) begin\n"
             "        hout[%u:%u] <= hn%u;\n"
-            "        if (rst)\n"
+            "        if (rst) begin\n"
             "            hout[%u] <= 1'b0;\n"
+            "            hout[%u] <= 1'b0;\n"
+            "        end\n"
             "    end\n",
-            p * sh->iw + sh->iw - 1, p * sh->iw, p, p * sh->iw + sh->f_v);
+            p, p, p, p, p * sh->iw + sh->iw - 1, p * sh->iw, p, p * sh->iw + sh->f_v, p * sh->iw + sh->f_wen);
 }
 
 static void emit_stage(FILE *fp, const lpm_image *img, const lpm_rtl_shape *sh, unsigned s)

@@ -39,6 +39,23 @@ endmodule
 module lpm_mux2 (input wire s, input wire a, input wire b, output wire o);
     assign o = s ? a : b;
 endmodule
+// s ? ~a : b
+(* keep_hierarchy *)
+module lpm_mux2n (input wire s, input wire a, input wire b, output wire o);
+    assign o = s ? ~a : b;
+endmodule
+// a register copy of the dispatcher's taken bit (|a) with its own LUT
+(* keep_hierarchy *)
+module lpm_rffor4 (input wire clk, input wire rst, input wire [3:0] a, output reg q);
+    always @(posedge clk)
+        q <= rst ? 1'b0 : |a;
+endmodule
+// a register loaded with (|t) ? a : b through its own LUT
+(* keep_hierarchy *)
+module lpm_rffsel (input wire clk, input wire rst, input wire [1:0] t, input wire a, input wire b, output reg q);
+    always @(posedge clk)
+        q <= rst ? 1'b0 : (|t) ? a : b;
+endmodule
 // (t ? f1 : f0) & v: an incoming entry with valid bit v lands here
 (* keep_hierarchy *)
 module lpm_selv (input wire t, input wire f0, input wire f1, input wire v, output wire o);
@@ -83,7 +100,7 @@ module lpm_ctl (
 `include "lpm_item.vh"
 
     // ---- the ports: credits from the registered occupancy ----
-    reg [C-1:0] wt;                      // window entries, the DIT pipeline included: wt[j] = more than j
+    wire [C-1:0] wt;                     // window entries, the DIT pipeline included: wt[j] = more than j
     reg [BQB-1:0] bseq;                  // the next bubble's number
     wire [W-1:0] room;
     wire [W-1:0] acc;                    // lanes taken this cycle
@@ -186,10 +203,14 @@ module lpm_ctl (
         end
     end
 
+    wire [3:0] tka;                      // one lane: the decisions, taken = |tka = |tk2
+    wire [1:0] tk2;
     reg [SN-1:0] tk;                     // entries decided last cycle, still at the front
     reg [SN-1:0] taken;                  // entries decided this cycle
     generate
         if (W > 1) begin : g_wide
+            assign tka = 4'd0;
+            assign tk2 = 2'd0;
             // ---- the dispatcher: the W entries behind last cycle's decisions ----
             reg [IW-1:0] wf [0:C-1];
             reg [NQ-1:0] woh [0:C-1];            // each entry's entry stage, one-hot
@@ -431,10 +452,13 @@ module lpm_ctl (
                     localparam WD = (gg == NG) ? 1 + NT : (PW - LO < G) ? PW - LO : G;
                     wire tg = tkc[gi*NK + gg];
                     wire sq, sb;
-                    lpm_rff #(.INIT(0)) kt (.clk(clk), .rst(rst), .d(taken[0]), .q(tkc[gi*NK + gg]));
+                    lpm_rffor4 kt (.clk(clk), .rst(rst), .a(tka), .q(tkc[gi*NK + gg]));
                     lpm_selv kq (.t(tg), .f0(fc[gi*NK + gg]), .f1(fc[(gi + 1)*NK + gg]), .v(ir), .o(sq));
                     lpm_selv kb (.t(tg), .f0(fc[gi*NK + gg]), .f1(fc[(gi + 1)*NK + gg]), .v(ib), .o(sb));
-                    wire [WD-1:0] cur, nxt, bin, rin, nd;
+                    wire [WD-1:0] cur, nxt, bin, nd;
+                    /* verilator lint_off UNUSEDSIGNAL */ // the flags' answers bit: lpm_mux2n takes wc
+                    wire [WD-1:0] rin;
+                    /* verilator lint_on UNUSEDSIGNAL */
                     if (gg == NG) begin : g_flags
                         assign cur = {wo[gi*NT +: NT], wb[gi]};
                         assign nxt = (gi + 1 < C) ? {wo[NX*NT +: NT], wb[NX]} : {WD{1'b0}};
@@ -456,7 +480,12 @@ module lpm_ctl (
                         wire m, m2;
                         lpm_mux2 c0 (.s(tg), .a(nxt[gb]), .b(cur[gb]), .o(m));
                         lpm_mux2 c1 (.s(sb), .a(bin[gb]), .b(m), .o(m2));
-                        lpm_mux2 c2 (.s(sq), .a(rin[gb]), .b(m2), .o(nd[gb]));
+                        if (gg == NG && gb == 1 + NQ) begin : g_n
+                            // the answers' target ~wc: the inverter in the last LUT
+                            lpm_mux2n c2 (.s(sq), .a(wc), .b(m2), .o(nd[gb]));
+                        end else begin : g_p
+                            lpm_mux2 c2 (.s(sq), .a(rin[gb]), .b(m2), .o(nd[gb]));
+                        end
                     end
                 end
             end
@@ -466,10 +495,10 @@ module lpm_ctl (
             for (gv = 0; gv < NG; gv = gv + 1) begin : g_v
                 localparam LO = gv * G;
                 localparam WD = (PW - LO < G) ? PW - LO : G;
-                lpm_rff #(.INIT(0)) kt (.clk(clk), .rst(rst), .d(taken[0]), .q(tkv[gv]));
+                lpm_rffor4 kt (.clk(clk), .rst(rst), .a(tka), .q(tkv[gv]));
                 assign vw[LO +: WD] = tkv[gv] ? wf[PW + LO +: WD] : wf[LO +: WD];
             end
-            lpm_rff #(.INIT(0)) ktf (.clk(clk), .rst(rst), .d(taken[0]), .q(tkv[NG]));
+            lpm_rffor4 ktf (.clk(clk), .rst(rst), .a(tka), .q(tkv[NG]));
             wire tf = tkv[NG];
             wire vb = tf ? wb[1] : wb[0];
             wire [NT-1:0] vo = tf ? wo[NT +: NT] : wo[0 +: NT];
@@ -480,6 +509,18 @@ module lpm_ctl (
             always @(posedge clk) pitem <= it;
             wire [NT-1:0] rm = {drl_room[0], qroom};
             reg [NT-1:0] tq;             // target q takes the entry in view
+            // taken = |tq, folded to 4 and 2 bits for the registers that
+            // take it in their own LUT (lpm_rffor4, lpm_rffsel)
+            if (NT <= 4) begin : g_tk4
+                assign tka = {{(4-NT){1'b0}}, tq};
+            end else begin : g_tk5
+                assign tka = {|tq[NT-1:3], tq[2:0]};
+            end
+            if (NT == 2) begin : g_tk2
+                assign tk2 = tq;
+            end else begin : g_tk3
+                assign tk2 = {|tq[NT-1:1], tq[0]};
+            end
             reg [SB-1:0] e;
             integer dq;
             always @* begin
@@ -557,24 +598,37 @@ module lpm_ctl (
                 tshift[z] = (z + r < 0) ? 1'b1 : (z + r < C) ? x[(z + r < 0 || z + r >= C) ? 0 : z + r] : 1'b0;
         end
     endfunction
-    reg [C-1:0] wt_d;
-    integer ta, tn;
-    always @* begin
-        wt_d = wt;
-        for (ta = 0; ta <= W; ta = ta + 1)
-            for (tn = 0; tn <= W; tn = tn + 1)
-                if (taken == ta[SN-1:0] && nr == tn[SN-1:0])
-                    wt_d = tshift(wt, ta - tn);
-    end
+    generate
+        if (W == 1) begin : g_wt1
+            // one lane: each bit takes the decision in its own LUT
+            // (lpm_rffsel): (taken ? shifted by nr - 1 : by nr)
+            wire [C-1:0] wta = nr[0] ? wt : tshift(wt, 1), wtb = nr[0] ? tshift(wt, -1) : wt;
+            genvar gj;
+            for (gj = 0; gj < C; gj = gj + 1) begin : g_j
+                lpm_rffsel k (.clk(clk), .rst(rst), .t(tk2), .a(wta[gj]), .b(wtb[gj]), .q(wt[gj]));
+            end
+        end else begin : g_wtw
+            reg [C-1:0] wt_d;
+            integer ta, tn;
+            always @* begin
+                wt_d = wt;
+                for (ta = 0; ta <= W; ta = ta + 1)
+                    for (tn = 0; tn <= W; tn = tn + 1)
+                        if (taken == ta[SN-1:0] && nr == tn[SN-1:0])
+                            wt_d = tshift(wt, ta - tn);
+            end
+            reg [C-1:0] wr;
+            always @(posedge clk)
+                wr <= rst ? {C{1'b0}} : wt_d;
+            assign wt = wr;
+        end
+    endgenerate
 
     always @(posedge clk) begin
-        if (rst) begin
-            wt <= {C{1'b0}};
+        if (rst)
             bseq <= {BQB{1'b0}};
-        end else begin
-            wt <= wt_d;
+        else
             bseq <= bseq + {{(BQB-1){1'b0}}, bub_take};
-        end
     end
     assign busy = wt[0] || tk != {SN{1'b0}};
 endmodule

@@ -46,25 +46,11 @@ module lpm_pmux (
     assign o = (~pass & nz) ? x : y;
 endmodule
 
-// A stage memory's write enable and read enable (its inverse), each one LUT
-// from registers: ~n0 & ~n1 & a (stage 0: no passing item, the queue's head
-// writes) or a & b & c (a later stage: its hop register holds a bubble that
-// writes), used by lpm_stage_NN
+// Stage 0's memory write enable, one LUT from registers: ~n0 & ~n1 & a (no
+// passing item, the queue's head writes), used by lpm_stage_00
 (* keep_hierarchy *)
 module lpm_wen (input wire n0, input wire n1, input wire a, output wire o);
     assign o = ~n0 & ~n1 & a;
-endmodule
-(* keep_hierarchy *)
-module lpm_ren (input wire n0, input wire n1, input wire a, output wire o);
-    assign o = n0 | n1 | ~a;
-endmodule
-(* keep_hierarchy *)
-module lpm_wen3 (input wire a, input wire b, input wire c, output wire o);
-    assign o = a & b & c;
-endmodule
-(* keep_hierarchy *)
-module lpm_ren3 (input wire a, input wire b, input wire c, output wire o);
-    assign o = ~(a & b & c);
 endmodule
 
 module lpm_queue (
