@@ -119,6 +119,8 @@ static void emit_stage_inst(FILE *fp, const lpm_rtl_shape *sh, unsigned s)
         fprintf(fp, "        .rl_room(rl_room[%u:%u]), .ex_v(st_ex_v[%u:%u]), .ex_d(st_ex_d[%u:%u]),\n",
                 l0 + sh->p - 1, l0, l0 + sh->p - 1, l0, (l0 + sh->p) * sh->rdw - 1, l0 * sh->rdw);
     }
+    if (sh->ring || s + 1 == sh->n)
+        fprintf(fp, "        .hvc(hvc[%u*(Q+2) +: Q+2]),\n", sh->ring ? (s + 1) % sh->n : 0);
     fprintf(fp, "        .hout(hop[%u:%u]), .busy(st_busy[%u]), .dbg_slot(dbg_slot[%u:%u]));\n", s * pw + pw - 1, s * pw, s,
             (s + 1) * sh->p * sh->slw - 1, s * sh->p * sh->slw);
     if (!has_q)
@@ -227,6 +229,7 @@ static void emit_pipe(FILE *fp, const lpm_rtl_shape *sh)
             "    wire [NRL-1:0] st_ex_v;\n"
             "    wire [NRL*RDW-1:0] st_ex_d;\n"
             "    wire [N*%u-1:0] hop;\n"
+            "    wire [NQ*(Q+2)-1:0] hvc;   // per queue: copies of the valid bit of the hop into its stage\n"
             "    wire [N-1:0] st_busy;\n"
             "    wire ctl_busy;\n",
             sh->p > 1 ? "    wire [NQ-1:0] qn2;\n"
@@ -267,13 +270,13 @@ static void emit_pipe(FILE *fp, const lpm_rtl_shape *sh)
             "    genvar gq;\n"
             "    generate\n"
             "        for (gq = 0; gq < NQ; gq = gq + 1) begin : g_q\n"
-            "            lpm_queue q (.clk(clk), .rst(rst), .pass(hop[((gq + N - 1) %% N) * %u + F_V]),\n"
+            "            lpm_queue q (.clk(clk), .rst(rst), .passc(hvc[gq*(Q+2) +: Q+2]),\n"
             "                .push_item(qpush_item[gq*W*IW +: W*IW]),\n"
             "                .push_n(qpush_n[gq*WNB +: WNB]), .res_n(qres_n[gq*WNB +: WNB]), .pop_n(pop_n[gq*2 +: 2]), .head(qhead[gq*%u +: %u]),\n"
             "                .nz(qnz[gq]), .n2(qn2[gq]), .room(qroom[gq*W +: W]), .hw(qhw[gq]), .cnt_next(qcnt_next[gq*QCB +: QCB]));\n"
             "        end\n"
             "    endgenerate\n",
-            pw, pw, pw);
+            pw, pw);
     if (sh->nq < sh->n)
         fprintf(fp, "    assign dbg_qn = {%u'd0, qcnt_next};\n", (sh->n - sh->nq) * sh->qcb);
     else

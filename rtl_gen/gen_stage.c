@@ -13,6 +13,7 @@ typedef struct stage_ctx {
     const lpm_rtl_shape *sh;
     unsigned s, depth, ib, nxt;
     int has_q, has_bt, has_rl, jump;
+    int feeds_q; /* the next stage has a queue: copies of lane 0's hop valid bit go to it */
 } stage_ctx;
 
 static void emit_ports(const stage_ctx *c)
@@ -49,6 +50,8 @@ static void emit_ports(const stage_ctx *c)
                 "    output wire [%u:0] ex_v,\n"
                 "    output wire [%u:0] ex_d,\n",
                 sh->p - 1, sh->p - 1, sh->p * sh->rdw - 1);
+    if (c->feeds_q)
+        fprintf(fp, "    output wire [Q+1:0] hvc,   // copies of hout's lane 0 valid bit: the next stage's queue's pass\n");
     fprintf(fp,
             "    output reg  [%u:0] hout,\n"
             "    output wire busy,\n"
@@ -283,11 +286,21 @@ static void emit_decide(const stage_ctx *c, unsigned p)
             "        end\n"
             "    end\n",
             p, p, p, p, p * sh->iw + sh->iw - 1, p * sh->iw, p, p * sh->iw + sh->f_v, p * sh->iw + sh->f_wen);
+    /* the next stage's queue pops on ~pass & nz: its entries' enables take
+     * a copy each (kept registers beside hout), not one net to all */
+    if (c->feeds_q && p == 0)
+        fprintf(fp,
+                "    genvar gvc;\n"
+                "    generate\n"
+                "        for (gvc = 0; gvc < Q + 2; gvc = gvc + 1) begin : g_hvc\n"
+                "            lpm_rff #(.INIT(0)) k (.clk(clk), .rst(rst), .d(hn0[F_V]), .q(hvc[gvc]));\n"
+                "        end\n"
+                "    endgenerate\n");
 }
 
 static void emit_stage(FILE *fp, const lpm_image *img, const lpm_rtl_shape *sh, unsigned s)
 {
-    stage_ctx c = { fp, img, sh, s, sh->cp * lpm_image_stage_depth(img, s), 1, 0, 0, 0, 0, 0 };
+    stage_ctx c = { fp, img, sh, s, sh->cp * lpm_image_stage_depth(img, s), 1, 0, 0, 0, 0, 0, 0 };
     while ((1ULL << c.ib) < c.depth)
         c.ib++;
     c.nxt = s + 1 < sh->n ? s + 1 : 0;
@@ -295,6 +308,7 @@ static void emit_stage(FILE *fp, const lpm_image *img, const lpm_rtl_shape *sh, 
     c.has_bt = s + 1 < sh->n;
     c.has_rl = sh->ring || s + 1 == sh->n;
     c.jump = sh->wl.j_bits != 0;
+    c.feeds_q = sh->ring || s + 1 == sh->n;
     emit_ports(&c);
     emit_select(&c);
     emit_memory(&c);

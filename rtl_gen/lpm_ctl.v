@@ -203,8 +203,10 @@ module lpm_ctl (
         end
     end
 
+    /* verilator lint_off UNUSEDSIGNAL */ // wider: not used
     wire [3:0] tka;                      // one lane: the decisions, taken = |tka = |tk2
     wire [1:0] tk2;
+    /* verilator lint_on UNUSEDSIGNAL */
     reg [SN-1:0] tk;                     // entries decided last cycle, still at the front
     reg [SN-1:0] taken;                  // entries decided this cycle
     generate
@@ -421,7 +423,7 @@ module lpm_ctl (
             // word} as it came from the block RAM: lpm_entry makes its item
             // once it is in view
             localparam PW = (IW > DB + KR + T) ? IW : DB + KR + T;
-            localparam G = 8;                    // bits a copy of tk and fh serves
+            localparam G = 16;                   // bits a copy of tk and fh serves
             localparam NG = (PW + G - 1) / G;    // data groups; group NG holds wb and wo
             localparam NK = NG + 1;
             reg [C*PW-1:0] wf;                   // entry i = wf[i*PW +: PW]
@@ -433,8 +435,11 @@ module lpm_ctl (
             wire [(C+1)*NK-1:0] fc;              // copies of fh[k]: fc[k*NK + g]
             // the incoming entry: a request (its target from the DIT word, one
             // LUT) or a bubble (queue 0)
-            wire ib = pbub[D-1];
-            wire ir = pv[D-1][0] & ~pbub[D-1];
+            // (ib, ir: a register copy per entry, made beside the DIT
+            // pipeline's last registers: request and bubble are exclusive)
+            wire ib_d = (D == 2) ? bub_take : pv[D-2 >= 1 ? D-2 : 1][0] & pbub[D-2 >= 1 ? D-2 : 1];
+            wire ir_d = (D == 2) ? acc[0] & ~bub_take : pv[D-2 >= 1 ? D-2 : 1][0] & ~pbub[D-2 >= 1 ? D-2 : 1];
+            wire [C-1:0] ibc, irc;
             wire wc = dit_word[DL_C];            // the word continues (lpm_entry: done = ~wc)
             wire [NT-1:0] ixw;
             genvar gq;
@@ -447,6 +452,9 @@ module lpm_ctl (
             genvar gi, gg, gb;
             for (gi = 0; gi < C; gi = gi + 1) begin : g_e
                 localparam NX = (gi + 1 < C) ? gi + 1 : gi;   // the entry behind (the last: itself)
+                wire ib = ibc[gi], ir = irc[gi];
+                lpm_rff #(.INIT(0)) kib (.clk(clk), .rst(rst), .d(ib_d), .q(ibc[gi]));
+                lpm_rff #(.INIT(0)) kir (.clk(clk), .rst(rst), .d(ir_d), .q(irc[gi]));
                 for (gg = 0; gg < NK; gg = gg + 1) begin : g_g
                     localparam LO = gg * G;
                     localparam WD = (gg == NG) ? 1 + NT : (PW - LO < G) ? PW - LO : G;

@@ -16,7 +16,8 @@
 //
 // With one lane and one push a cycle (P = 1, W = 1, the case built for
 // speed) the pop is ~pass & nz, pass being the stage's hop valid bit (a
-// register): an entry loads only when the head pops or it is not held, so
+// register, of which the stage before keeps a copy per entry, passc): an
+// entry loads only when the head pops or it is not held, so
 // its clock enable is ~(pass & th[i]) (th[i] implies nz), and its data is
 // the entry behind it when that one is held, else the push (which lands
 // there when it lands at all). Each group of G bits of an entry has its own
@@ -53,11 +54,20 @@ module lpm_wen (input wire n0, input wire n1, input wire a, output wire o);
     assign o = ~n0 & ~n1 & a;
 endmodule
 
+// a register loaded with (s ? a : b), inverted when INV, through its own LUT
+(* keep_hierarchy *)
+module lpm_rffmux #(parameter INIT = 0, INV = 0) (input wire clk, input wire rst, input wire s, input wire a,
+    input wire b, output reg q);
+    always @(posedge clk)
+        q <= rst ? (INIT != 0) : (s ? a : b) ^ (INV != 0);
+endmodule
+
 module lpm_queue (
     input  wire              clk,
     input  wire              rst,
     /* verilator lint_off UNUSEDSIGNAL */         // read only when P = 1 and W = 1
-    input  wire              pass,                // the stage's lane 0 holds a passing item (its hop register)
+    input  wire [Q+1:0]      passc,               // the stage's lane 0 holds a passing item (its hop register), register
+                                                  // copies: one per entry, the head's flag, the thermometers
     /* verilator lint_on UNUSEDSIGNAL */
     input  wire [W*IW-1:0]   push_item,
     input  wire [WNB-1:0]    push_n,
@@ -68,7 +78,7 @@ module lpm_queue (
     output wire [P*IW-1:0]   head,
     output reg               nz,
     output reg               n2,
-    output reg  [W-1:0]      room,
+    output wire [W-1:0]      room,
     output reg               hw,
     output reg  [QCB-1:0]    cnt_next
 );
@@ -116,7 +126,7 @@ module lpm_queue (
                     localparam LO = gg * G;
                     localparam WD = (IW - LO < G) ? IW - LO : G;
                     wire ce;
-                    lpm_nand2 k (.a(pass), .b(th[gi]), .o(ce));
+                    lpm_nand2 k (.a(passc[gi < Q ? gi : 0]), .b(th[gi]), .o(ce));
                     always @(posedge clk)
                         if (ce)
                             ef[gi*IW + LO +: WD] <= (gi + 1 < QE && th[gi + 1])
@@ -124,7 +134,7 @@ module lpm_queue (
                 end
             end
             wire ceh;
-            lpm_nand2 kh (.a(pass), .b(th[0]), .o(ceh));
+            lpm_nand2 kh (.a(passc[Q]), .b(th[0]), .o(ceh));
             always @(posedge clk) begin
                 if (ceh)
                     hw <= (QE > 1 && th[1]) ? ef[((QE > 1) ? IW : 0) + F_B] & ef[((QE > 1) ? IW : 0) + F_WEN]
@@ -138,10 +148,14 @@ module lpm_queue (
                 wire tx = push_n[0] ? thx[gz + 1] : thx[gz + 2];       // with a pop
                 wire ty = push_n[0] ? thx[gz] : thx[gz + 1];           // without
                 wire cu, cv;
-                lpm_pmux mt (.pass(pass), .nz(th[0]), .x(tx), .y(ty), .o(th_d[gz]));
-                lpm_pmux mu (.pass(pass), .nz(th[0]), .x(tcx[gz + 1]), .y(tcx[gz]), .o(cu));      // a push decided
-                lpm_pmux mv (.pass(pass), .nz(th[0]), .x(tcx[gz + 2]), .y(tcx[gz + 1]), .o(cv));  // none
+                lpm_pmux mt (.pass(passc[Q+1]), .nz(th[0]), .x(tx), .y(ty), .o(th_d[gz]));
+                lpm_pmux mu (.pass(passc[Q+1]), .nz(th[0]), .x(tcx[gz + 1]), .y(tcx[gz]), .o(cu));      // a push decided
+                lpm_pmux mv (.pass(passc[Q+1]), .nz(th[0]), .x(tcx[gz + 2]), .y(tcx[gz + 1]), .o(cv));  // none
                 assign tc_d[gz] = res_n[0] ? cu : cv;
+                // the credit flag takes the decision (res_n) in its own LUT
+                if (gz == QL - 1) begin : g_room
+                    lpm_rffmux #(.INIT(1), .INV(1)) kr (.clk(clk), .rst(rst), .s(res_n[0]), .a(cu), .b(cv), .q(room[0]));
+                end
             end
         end else begin : g_sh
             reg [IW-1:0] e [0:QE-1];              // e[0] is the oldest entry
@@ -198,6 +212,12 @@ module lpm_queue (
                             nd[si] = sh[gk][si];
                 end
             end
+            reg [W-1:0] rr;
+            integer c;
+            always @(posedge clk)
+                for (c = 0; c < W; c = c + 1)
+                    rr[c] <= rst ? c < QL : (c < QL) ? !tc_d[(c < QL) ? QL - 1 - c : 0] : 1'b0;
+            assign room = rr;
             always @(posedge clk) begin
                 for (ce = 0; ce < QE; ce = ce + 1)
                     e[ce] <= nd[ce];
@@ -206,22 +226,17 @@ module lpm_queue (
         end
     endgenerate
 
-    integer c;
     always @(posedge clk) begin
         if (rst) begin
             th <= {TH{1'b0}};
             tc <= {TH{1'b0}};
             nz <= 1'b0;
             n2 <= 1'b0;
-            for (c = 0; c < W; c = c + 1)
-                room[c] <= c < QL;
         end else begin
             th <= th_d;
             tc <= tc_d;
             nz <= th_d[0];
             n2 <= th_d[1];
-            for (c = 0; c < W; c = c + 1)
-                room[c] <= (c < QL) ? !tc_d[(c < QL) ? QL - 1 - c : 0] : 1'b0;
         end
     end
 endmodule
