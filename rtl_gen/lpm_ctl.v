@@ -423,7 +423,7 @@ module lpm_ctl (
             // word} as it came from the block RAM: lpm_entry makes its item
             // once it is in view
             localparam PW = (IW > DB + KR + T) ? IW : DB + KR + T;
-            localparam G = 16;                   // bits a copy of tk and fh serves
+            localparam G = 8;                    // bits a copy of tk and fh serves
             localparam NG = (PW + G - 1) / G;    // data groups; group NG holds wb and wo
             localparam NK = NG + 1;
             reg [C*PW-1:0] wf;                   // entry i = wf[i*PW +: PW]
