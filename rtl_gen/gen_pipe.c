@@ -114,6 +114,10 @@ static void emit_stage_inst(FILE *fp, const lpm_rtl_shape *sh, unsigned s)
     if (has_bt)
         fprintf(fp, "        .bt_we(bt_we), .bt_idx(bt_idx), .bt_data(bub_data[%u:%u]),\n", (s + 1) * sh->bsw + sh->bsw - 1,
                 (s + 1) * sh->bsw);
+    if (has_bt && s >= 1)
+        fprintf(fp, "        .bt_ra(bt_rn[%u*BQB +: BQB]),\n", s - 1);
+    if (s + 2 < sh->n)
+        fprintf(fp, "        .bt_rn(bt_rn[%u*BQB +: BQB]),\n", s);
     if (has_rl) {
         unsigned l0 = sh->ring ? s * sh->p : 0;
         fprintf(fp, "        .rl_room(rl_room[%u:%u]), .ex_v(st_ex_v[%u:%u]), .ex_d(st_ex_d[%u:%u]),\n",
@@ -239,6 +243,8 @@ static void emit_pipe(FILE *fp, const lpm_rtl_shape *sh)
                          "    wire [NQ-1:0] qhw;\n    /* verilator lint_on UNUSEDSIGNAL */\n"
                        : "    wire [NQ-1:0] qhw;\n",
             pw, pw);
+    if (sh->n >= 3) /* stages 0..N-3: the bubble number each decides (the next one's bubble table read) */
+        fprintf(fp, "    wire [%u:0] bt_rn;\n", (sh->n - 2) * sh->bqb - 1);
     fprintf(fp,
             "    lpm_ctl ctl (.clk(clk), .rst(rst), .req_valid(req_valid), .req_ready(req_ready), .req_tag(req_tag),\n"
             "        .req_rest(req_rest), .bub_valid(bub_valid), .bub_ok(bub_ok), .bub_ready(bub_ready), .bub_data(bub_data),\n"

@@ -14,6 +14,8 @@ typedef struct stage_ctx {
     unsigned s, depth, ib, nxt;
     int has_q, has_bt, has_rl, jump;
     int feeds_q; /* the next stage has a queue: copies of lane 0's hop valid bit go to it */
+    int bt_early; /* its bubble table is read a cycle before the select (s >= 1) */
+    int gives_bt_ra; /* the next stage reads its bubble table early, by this stage's decision's bubble number */
 } stage_ctx;
 
 static void emit_ports(const stage_ctx *c)
@@ -44,6 +46,11 @@ static void emit_ports(const stage_ctx *c)
                 "    input  wire [%u:0] bt_idx,\n"
                 "    input  wire [%u:0] bt_data,\n",
                 sh->bqb - 1, sh->bsw - 1);
+    if (c->bt_early)
+        fprintf(fp, "    input  wire [%u:0] bt_ra,   // the bubble number of the item the stage before decides now\n",
+                sh->bqb - 1);
+    if (c->gives_bt_ra)
+        fprintf(fp, "    output wire [%u:0] bt_rn,   // the bubble number of the item this stage decides now\n", sh->bqb - 1);
     if (c->has_rl)
         fprintf(fp,
                 "    input  wire [%u:0] rl_room,\n"
@@ -152,6 +159,14 @@ static void emit_hold(const stage_ctx *c, unsigned p)
     for (unsigned d = 2; d < sh->d; d++)
         fprintf(fp, "    reg [WB-1:0] w%u_%u;\n", p, d);
     fprintf(fp, "    always @(posedge clk) begin\n        m%u_1 <= c%u;\n        rf%u_1 <= rf%u;\n", p, p, p, p);
+    if (c->bt_early)
+        fprintf(fp,
+                "        if (c%u[F_B]) begin   // the bubble's write for the next stage, read a cycle ago\n"
+                "            m%u_1[F_WEN] <= bte[0];\n"
+                "            m%u_1[F_ADDR +: AW] <= bta;\n"
+                "            m%u_1[F_KEY +: WB] <= bte[1 + AW +: WB];\n"
+                "        end\n",
+                p, p, p, p);
     for (unsigned d = 2; d < sh->d; d++) {
         fprintf(fp, "        m%u_%u <= m%u_%u;\n        rf%u_%u <= rf%u_%u;\n", p, d, p, d - 1, p, d, p, d - 1);
         if (d == 2)
@@ -168,6 +183,51 @@ static void emit_hold(const stage_ctx *c, unsigned p)
         fprintf(fp, "    wire [WB-1:0] dw%u = rd%u;\n", p, p);
     else
         fprintf(fp, "    wire [WB-1:0] dw%u = w%u_%u;\n", p, p, sh->d - 1);
+}
+
+/* The next stage's bubble writes, by bubble number. Stored the cycle after
+ * the bubble was accepted (registered here, beside the block RAM, so the
+ * write enable is a register), D + 1 cycles before any read of it at the
+ * least, so a read that meets a write is never used (no_rw_check). Stage 0
+ * reads in the select cycle, like its memory (its bubbles come from its
+ * queue), and the word rides to the decision (D - 2 registers); a later
+ * stage, whose bubbles only come from the hop register, reads a cycle
+ * earlier, by the bubble number of the item the stage before decides, and
+ * folds the write into the held item in the select cycle (emit_hold): the
+ * decision's block RAM word then passes one LUT to the hop register. */
+static void emit_bubble_table(const stage_ctx *c)
+{
+    FILE *fp = c->fp;
+    const lpm_rtl_shape *sh = c->sh;
+    fprintf(fp,
+            "    // the writes of the bubbles in flight for stage %u, by bubble number\n"
+            "    (* no_rw_check *) reg [BSW-1:0] bt [0:%u];\n"
+            "    reg [BSW-1:0] btr_1;\n"
+            "    wire bt_we_1;\n"
+            "    lpm_rff #(.INIT(0)) k_btwe (.clk(clk), .rst(rst), .d(bt_we), .q(bt_we_1)); // kept: not merged with the ctl's copy\n"
+            "    reg [BQB-1:0] bt_idx_1;\n"
+            "    reg [BSW-1:0] bt_data_1;\n",
+            c->s + 1, (1u << sh->bqb) - 1);
+    unsigned ride = c->bt_early ? 1 : sh->d - 1;
+    for (unsigned d = 2; d <= ride; d++)
+        fprintf(fp, "    reg [BSW-1:0] btr_%u;\n", d);
+    fprintf(fp,
+            "    always @(posedge clk) begin\n"
+            "        bt_idx_1 <= bt_idx;\n"
+            "        bt_data_1 <= bt_data;\n"
+            "        if (bt_we_1)\n"
+            "            bt[bt_idx_1] <= bt_data_1;\n"
+            "        btr_1 <= bt[%s];\n",
+            c->bt_early ? "bt_ra" : "c0[F_TAG +: BQB]");
+    for (unsigned d = 2; d <= ride; d++)
+        fprintf(fp, "        btr_%u <= btr_%u;\n", d, d - 1);
+    fprintf(fp, "    end\n    wire [BSW-1:0] btr = btr_%u;\n", ride);
+    /* the bubble's write for the next stage (lane 0's read: a bubble holds every lane) */
+    fprintf(fp, "    wire [BSW-1:0] bte = btr;\n");
+    if (sh->mutate == LPM_RTL_MUT_BUBBLE_ADDR)
+        fprintf(fp, "    wire [AW-1:0] bta = bte[1 +: AW] + 1'b1; // planted fault: bubble-address\n");
+    else
+        fprintf(fp, "    wire [AW-1:0] bta = bte[1 +: AW];\n");
 }
 
 /* The decision (docs/image-format.md 1.2) and the hop register. */
@@ -250,15 +310,6 @@ static void emit_decide(const stage_ctx *c, unsigned p)
     } else {
         fprintf(fp, "    wire out%u = 1'b0;   // nothing finishes before the last stage of a linear pipeline\n", p);
     }
-    if (c->has_bt) {
-        /* the bubble's write for the next stage, read from the bubble table
-         * (lane 0's read: a bubble holds every lane) */
-        fprintf(fp, "    wire [BSW-1:0] bte%u = btr;\n", p);
-        if (sh->mutate == LPM_RTL_MUT_BUBBLE_ADDR)
-            fprintf(fp, "    wire [AW-1:0] bta%u = bte%u[1 +: AW] + 1'b1; // planted fault: bubble-address\n", p, p);
-        else
-            fprintf(fp, "    wire [AW-1:0] bta%u = bte%u[1 +: AW];\n", p, p);
-    }
     fprintf(fp,
             "    reg [IW-1:0] hn%u;\n"
             "    always @* begin\n"
@@ -267,12 +318,12 @@ static void emit_decide(const stage_ctx *c, unsigned p)
             "        if (dm%u[F_B]) begin\n"
             "            hn%u[F_V] = dm%u[F_V] & 1'b%u;\n",
             p, p, p, p, p, p, p, p, p, c->s + 1 < sh->n);
-    if (c->has_bt)
+    if (c->has_bt && !c->bt_early)
         fprintf(fp,
-                "            hn%u[F_WEN] = bte%u[0];\n"
-                "            hn%u[F_ADDR +: AW] = bta%u;\n"
-                "            hn%u[F_KEY +: WB] = bte%u[1 + AW +: WB];\n",
-                p, p, p, p, p, p);
+                "            hn%u[F_WEN] = bte[0];\n"
+                "            hn%u[F_ADDR +: AW] = bta;\n"
+                "            hn%u[F_KEY +: WB] = bte[1 + AW +: WB];\n",
+                p, p, p);
     /* F_WEN = valid & bubble & writes: the next stage's write enable is this register */
     fprintf(fp,
             "        end\n"
@@ -288,6 +339,8 @@ static void emit_decide(const stage_ctx *c, unsigned p)
             p, p, p, p, p * sh->iw + sh->iw - 1, p * sh->iw, p, p * sh->iw + sh->f_v, p * sh->iw + sh->f_wen);
     /* the next stage's queue pops on ~pass & nz: its entries' enables take
      * a copy each (kept registers beside hout), not one net to all */
+    if (c->gives_bt_ra && p == 0)
+        fprintf(fp, "    assign bt_rn = dm0[F_TAG +: BQB];\n");
     if (c->feeds_q && p == 0)
         fprintf(fp,
                 "    genvar gvc;\n"
@@ -300,7 +353,7 @@ static void emit_decide(const stage_ctx *c, unsigned p)
 
 static void emit_stage(FILE *fp, const lpm_image *img, const lpm_rtl_shape *sh, unsigned s)
 {
-    stage_ctx c = { fp, img, sh, s, sh->cp * lpm_image_stage_depth(img, s), 1, 0, 0, 0, 0, 0, 0 };
+    stage_ctx c = { fp, img, sh, s, sh->cp * lpm_image_stage_depth(img, s), 1, 0, 0, 0, 0, 0, 0, 0, 0 };
     while ((1ULL << c.ib) < c.depth)
         c.ib++;
     c.nxt = s + 1 < sh->n ? s + 1 : 0;
@@ -309,40 +362,15 @@ static void emit_stage(FILE *fp, const lpm_image *img, const lpm_rtl_shape *sh, 
     c.has_rl = sh->ring || s + 1 == sh->n;
     c.jump = sh->wl.j_bits != 0;
     c.feeds_q = sh->ring || s + 1 == sh->n;
+    c.bt_early = c.has_bt && s >= 1;
+    c.gives_bt_ra = s + 2 < sh->n;
     emit_ports(&c);
     emit_select(&c);
     emit_memory(&c);
+    if (c.has_bt)
+        emit_bubble_table(&c);
     for (unsigned p = 0; p < sh->p; p++)
         emit_hold(&c, p);
-    if (c.has_bt) {
-        /* read in the select cycle, like the stage memory; the bubble's
-         * writes are stored the cycle after it was accepted (registered
-         * here, beside the block RAM, so its write enable is a register),
-         * D + 1 cycles before the read at the least, so a read that meets
-         * a write is never used (no_rw_check); at D >= 3 the word then rides
-         * D - 2 registers to the decision, so no logic follows the block RAM */
-        fprintf(fp,
-                "    // the writes of the bubbles in flight for stage %u, by bubble number\n"
-                "    (* no_rw_check *) reg [BSW-1:0] bt [0:%u];\n"
-                "    reg [BSW-1:0] btr_1;\n"
-                "    wire bt_we_1;\n"
-                "    lpm_rff #(.INIT(0)) k_btwe (.clk(clk), .rst(rst), .d(bt_we), .q(bt_we_1)); // kept: not merged with the ctl's copy\n"
-                "    reg [BQB-1:0] bt_idx_1;\n"
-                "    reg [BSW-1:0] bt_data_1;\n",
-                s + 1, (1u << sh->bqb) - 1);
-        for (unsigned d = 2; d < sh->d; d++)
-            fprintf(fp, "    reg [BSW-1:0] btr_%u;\n", d);
-        fprintf(fp,
-                "    always @(posedge clk) begin\n"
-                "        bt_idx_1 <= bt_idx;\n"
-                "        bt_data_1 <= bt_data;\n"
-                "        if (bt_we_1)\n"
-                "            bt[bt_idx_1] <= bt_data_1;\n"
-                "        btr_1 <= bt[c0[F_TAG +: BQB]];\n");
-        for (unsigned d = 2; d < sh->d; d++)
-            fprintf(fp, "        btr_%u <= btr_%u;\n", d, d - 1);
-        fprintf(fp, "    end\n    wire [BSW-1:0] btr = btr_%u;\n", sh->d - 1);
-    }
     for (unsigned p = 0; p < sh->p; p++)
         emit_decide(&c, p);
     /* a bubble is out of the pipeline once it has held the last stage (the simulator's count of items in flight) */
