@@ -513,8 +513,18 @@ module lpm_ctl (
             wire [IW-1:0] vent;
             lpm_entry ve (.e(vw[DB-1:0]), .key(vw[DB +: KR]), .tag(vw[DB + KR +: T]), .item(vent));
             wire [IW-1:0] it = vb ? vw[IW-1:0] : vent;
-            reg [IW-1:0] pitem;          // the item decided last cycle: its queue writes it now
-            always @(posedge clk) pitem <= it;
+            // the entry decided last cycle, registered as it is in the FIFO
+            // (a request's item made after the register, so the view's
+            // choice is the only LUT before it): its queue writes it now
+            reg [PW-1:0] pw_r;
+            reg          pb_r;
+            always @(posedge clk) begin
+                pw_r <= vw;
+                pb_r <= vb;
+            end
+            wire [IW-1:0] pent;
+            lpm_entry pe (.e(pw_r[DB-1:0]), .key(pw_r[DB +: KR]), .tag(pw_r[DB + KR +: T]), .item(pent));
+            wire [IW-1:0] pitem = pb_r ? pw_r[IW-1:0] : pent;
             wire [NT-1:0] rm = {drl_room[0], qroom};
             reg [NT-1:0] tq;             // target q takes the entry in view
             // taken = |tq, folded to 4 and 2 bits for the registers that
@@ -539,7 +549,8 @@ module lpm_ctl (
                     qres_n[dq*WNB +: WNB] = tq[dq];
                 // the answer's data is not gated: dex_v says when it is pushed
                 dex_v = tq[NQ];
-                dex_d = {it[F_NH +: NB], it[F_NHV], it[F_TAG +: T]};
+                // (an answer is never a bubble: its item is the request's)
+                dex_d = {vent[F_NH +: NB], vent[F_NHV], vent[F_TAG +: T]};
                 for (dq = 0; dq < NQ; dq = dq + 1)
                     qpush_item[dq*IW +: IW] = pitem;
                 dbg_wtok = {e, it[F_TAG +: TG], it[F_B]};

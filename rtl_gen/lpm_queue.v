@@ -35,6 +35,13 @@ module lpm_nand2 (
     assign o = ~(a & b);
 endmodule
 
+// q when p & t (no pop, and held), else d: one LUT (a register that holds
+// without a clock enable)
+(* keep_hierarchy *)
+module lpm_hold (input wire p, input wire t, input wire q, input wire d, output wire o);
+    assign o = (p & t) ? q : d;
+endmodule
+
 // x when the stage pops its queue (~pass & nz), else y: one LUT
 (* keep_hierarchy *)
 module lpm_pmux (
@@ -133,15 +140,14 @@ module lpm_queue (
                                 ? ef[((gi + 1 < QE) ? gi + 1 : 0)*IW + LO +: WD] : push_item[LO +: WD];
                 end
             end
-            wire ceh;
-            lpm_nand2 kh (.a(passc[Q]), .b(th[0]), .o(ceh));
-            always @(posedge clk) begin
-                if (ceh)
-                    hw <= (QE > 1 && th[1]) ? ef[((QE > 1) ? IW : 0) + F_B] & ef[((QE > 1) ? IW : 0) + F_WEN]
-                                            : push_n[0] & push_item[F_B] & push_item[F_WEN];
-                if (rst)
-                    hw <= 1'b0;
-            end
+            // hw: no clock enable (a synchronous reset would join it in a
+            // LUT before the enable pin): it holds through its own LUT
+            wire hwn = (QE > 1 && th[1]) ? ef[((QE > 1) ? IW : 0) + F_B] & ef[((QE > 1) ? IW : 0) + F_WEN]
+                                         : push_n[0] & push_item[F_B] & push_item[F_WEN];
+            wire hwd;
+            lpm_hold kh (.p(passc[Q]), .t(th[0]), .q(hw), .d(hwn), .o(hwd));
+            always @(posedge clk)
+                hw <= rst ? 1'b0 : hwd;
             // th and tc shifted by (push or credit) - pop; th[-1] = 1, th[TH] = 0
             wire [TH+1:0] thx = {1'b0, th, 1'b1}, tcx = {1'b0, tc, 1'b1};
             for (gz = 0; gz < TH; gz = gz + 1) begin : g_t
