@@ -189,8 +189,9 @@ static void emit_hold(const stage_ctx *c, unsigned p)
  * the bubble was accepted (registered here, beside the block RAM, so the
  * write enable is a register), D + 1 cycles before any read of it at the
  * least, so a read that meets a write is never used (no_rw_check). Stage 0
- * reads in the select cycle, like its memory (its bubbles come from its
- * queue), and the word rides to the decision (D - 2 registers); a later
+ * reads in the select cycle, like its memory, by its queue head's bubble
+ * number (its bubbles come from its queue: a register, not the select's
+ * choice), and the word rides to the decision (D - 2 registers); a later
  * stage, whose bubbles only come from the hop register, reads a cycle
  * earlier, by the bubble number of the item the stage before decides, and
  * folds the write into the held item in the select cycle (emit_hold): the
@@ -218,7 +219,7 @@ static void emit_bubble_table(const stage_ctx *c)
             "        if (bt_we_1)\n"
             "            bt[bt_idx_1] <= bt_data_1;\n"
             "        btr_1 <= bt[%s];\n",
-            c->bt_early ? "bt_ra" : "c0[F_TAG +: BQB]");
+            c->bt_early ? "bt_ra" : c->has_q ? "q0[F_TAG +: BQB]" : "c0[F_TAG +: BQB]");
     for (unsigned d = 2; d <= ride; d++)
         fprintf(fp, "        btr_%u <= btr_%u;\n", d, d - 1);
     fprintf(fp, "    end\n    wire [BSW-1:0] btr = btr_%u;\n", ride);
