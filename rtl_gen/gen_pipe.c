@@ -123,8 +123,8 @@ static void emit_stage_inst(FILE *fp, const lpm_rtl_shape *sh, unsigned s)
         fprintf(fp, "        .rl_room(rl_room[%u:%u]), .ex_v(st_ex_v[%u:%u]), .ex_d(st_ex_d[%u:%u]),\n",
                 l0 + sh->p - 1, l0, l0 + sh->p - 1, l0, (l0 + sh->p) * sh->rdw - 1, l0 * sh->rdw);
     }
-    if (sh->ring || s + 1 == sh->n)
-        fprintf(fp, "        .hvc(hvc[%u*(Q+2) +: Q+2]),\n", sh->ring ? (s + 1) % sh->n : 0);
+    if (!sh->ring && s + 1 == sh->n)
+        fprintf(fp, "        .hvc(hvc[0 +: Q+2]),\n");
     fprintf(fp, "        .hout(hop[%u:%u]), .busy(st_busy[%u]), .dbg_slot(dbg_slot[%u:%u]));\n", s * pw + pw - 1, s * pw, s,
             (s + 1) * sh->p * sh->slw - 1, s * sh->p * sh->slw);
     if (!has_q)
@@ -243,6 +243,9 @@ static void emit_pipe(FILE *fp, const lpm_rtl_shape *sh)
                          "    wire [NQ-1:0] qhw;\n    /* verilator lint_on UNUSEDSIGNAL */\n"
                        : "    wire [NQ-1:0] qhw;\n",
             pw, pw);
+    if (sh->ring) /* a ring's queue takes its stage's hop valid bit itself (gen_stage.c, feeds_q) */
+        for (unsigned q = 0; q < sh->n; q++)
+            fprintf(fp, "    assign hvc[%u*(Q+2) +: Q+2] = {(Q+2){hop[%u + F_V]}};\n", q, ((q + sh->n - 1) % sh->n) * pw);
     if (sh->n >= 3) /* stages 0..N-3: the bubble number each decides (the next one's bubble table read) */
         fprintf(fp, "    wire [%u:0] bt_rn;\n", (sh->n - 2) * sh->bqb - 1);
     fprintf(fp,

@@ -362,7 +362,11 @@ static void emit_stage(FILE *fp, const lpm_image *img, const lpm_rtl_shape *sh, 
     c.has_bt = s + 1 < sh->n;
     c.has_rl = sh->ring || s + 1 == sh->n;
     c.jump = sh->wl.j_bits != 0;
-    c.feeds_q = sh->ring || s + 1 == sh->n;
+    /* the linear pipeline's last stage only: there the rider's valid bit is
+     * registers only (the lane's room, the lookup's valid bit), while a ring
+     * stage's depends on the word's child bit, which would then reach every
+     * copy's flip-flop through a net of its own */
+    c.feeds_q = !sh->ring && s + 1 == sh->n;
     c.bt_early = c.has_bt && s >= 1;
     c.gives_bt_ra = s + 2 < sh->n;
     emit_ports(&c);
