@@ -16,7 +16,8 @@
 //
 // With one lane and one push a cycle (P = 1, W = 1, the case built for
 // speed) the pop is ~pass & nz, pass being the stage's hop valid bit (a
-// register, of which the stage before keeps a copy per entry, passc): an
+// register; passc: in the linear pipeline a copy per entry, kept by the
+// last stage, in a ring the hop register itself): an
 // entry loads only when the head pops or it is not held, so
 // its clock enable is ~(pass & th[i]) (th[i] implies nz), and its data is
 // the entry behind it when that one is held, else the push (which lands
