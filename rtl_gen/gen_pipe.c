@@ -114,16 +114,16 @@ static void emit_stage_inst(FILE *fp, const lpm_rtl_shape *sh, unsigned s)
     if (has_bt)
         fprintf(fp, "        .bt_we(bt_we), .bt_idx(bt_idx), .bt_data(bub_data[%u:%u]),\n", (s + 1) * sh->bsw + sh->bsw - 1,
                 (s + 1) * sh->bsw);
-    if (has_bt && s >= 1)
+    if (lpm_rtl_stage_bt_early(sh, s))
         fprintf(fp, "        .bt_ra(bt_rn[%u*BQB +: BQB]),\n", s - 1);
-    if (s + 2 < sh->n)
+    if (lpm_rtl_stage_gives_bt_ra(sh, s))
         fprintf(fp, "        .bt_rn(bt_rn[%u*BQB +: BQB]),\n", s);
     if (has_rl) {
         unsigned l0 = sh->ring ? s * sh->p : 0;
         fprintf(fp, "        .rl_room(rl_room[%u:%u]), .ex_v(st_ex_v[%u:%u]), .ex_d(st_ex_d[%u:%u]),\n",
                 l0 + sh->p - 1, l0, l0 + sh->p - 1, l0, (l0 + sh->p) * sh->rdw - 1, l0 * sh->rdw);
     }
-    if (!sh->ring && s + 1 == sh->n)
+    if (lpm_rtl_stage_feeds_q(sh, s))
         fprintf(fp, "        .hvc(hvc[0 +: Q+2]),\n");
     fprintf(fp, "        .hout(hop[%u:%u]), .busy(st_busy[%u]), .dbg_slot(dbg_slot[%u:%u]));\n", s * pw + pw - 1, s * pw, s,
             (s + 1) * sh->p * sh->slw - 1, s * sh->p * sh->slw);

@@ -362,13 +362,13 @@ static void emit_stage(FILE *fp, const lpm_image *img, const lpm_rtl_shape *sh, 
     c.has_bt = s + 1 < sh->n;
     c.has_rl = sh->ring || s + 1 == sh->n;
     c.jump = sh->wl.j_bits != 0;
-    /* the linear pipeline's last stage only: there the rider's valid bit is
-     * registers only (the lane's room, the lookup's valid bit), while a ring
-     * stage's depends on the word's child bit, which would then reach every
-     * copy's flip-flop through a net of its own */
-    c.feeds_q = !sh->ring && s + 1 == sh->n;
-    c.bt_early = c.has_bt && s >= 1;
-    c.gives_bt_ra = s + 2 < sh->n;
+    /* copies of the valid bit: the linear pipeline's last stage only, whose
+     * rider's valid bit is registers only (the lane's room, the lookup's
+     * valid bit), while a ring stage's depends on the word's child bit,
+     * which would then reach every copy's flip-flop through a net of its own */
+    c.feeds_q = lpm_rtl_stage_feeds_q(sh, s);
+    c.bt_early = lpm_rtl_stage_bt_early(sh, s);
+    c.gives_bt_ra = lpm_rtl_stage_gives_bt_ra(sh, s);
     emit_ports(&c);
     emit_select(&c);
     emit_memory(&c);
