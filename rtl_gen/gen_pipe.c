@@ -78,14 +78,17 @@ static void emit_wrapper(FILE *fp, const lpm_rtl_shape *sh, int dbg)
  * N-1's lanes), then the W dispatch-slot lanes of DIT answers. */
 static void emit_rlanes(FILE *fp, const lpm_rtl_shape *sh)
 {
-    fprintf(fp, "    wire [%u:0] rl_push, rl_room;\n    wire [%u:0] rl_din, rl_dout;\n", sh->l - 1, sh->l * sh->rdw - 1);
-    fprintf(fp, "    assign rl_push = {dex_v, st_ex_v};\n    assign rl_din = {dex_d, st_ex_d};\n");
+    fprintf(fp, "    wire [%u:0] rl_push, rl_pushr, rl_room;\n    wire [%u:0] rl_din, rl_dout;\n", sh->l - 1,
+            sh->l * sh->rdw - 1);
+    fprintf(fp, "    assign rl_push = {dex_v, st_ex_v};\n    assign rl_pushr = {dex_v, st_ex_r};\n"
+                "    assign rl_din = {dex_d, st_ex_d};\n");
     fprintf(fp, "    assign drl_room = rl_room[%u:%u];\n", sh->l - 1, sh->nrl);
     fprintf(fp,
             "    genvar gl;\n"
             "    generate\n"
             "        for (gl = 0; gl < L; gl = gl + 1) begin : g_rl\n"
-            "            lpm_rlane r (.clk(clk), .rst(rst), .push(rl_push[gl]), .din(rl_din[gl*RDW +: RDW]),\n"
+            "            lpm_rlane r (.clk(clk), .rst(rst), .push(rl_push[gl]), .pushr(rl_pushr[gl]),\n"
+            "                .din(rl_din[gl*RDW +: RDW]),"
             "                .ready(res_ready), .valid(res_valid[gl]), .dout(rl_dout[gl*RDW +: RDW]), .room(rl_room[gl]));\n"
             "            assign res_tag[gl*T +: T] = rl_dout[gl*RDW +: T];\n"
             "            assign res_nhv[gl] = rl_dout[gl*RDW + T];\n"
@@ -120,11 +123,12 @@ static void emit_stage_inst(FILE *fp, const lpm_rtl_shape *sh, unsigned s)
         fprintf(fp, "        .bt_rn(bt_rn[%u*BQB +: BQB]),\n", s);
     if (has_rl) {
         unsigned l0 = sh->ring ? s * sh->p : 0;
-        fprintf(fp, "        .rl_room(rl_room[%u:%u]), .ex_v(st_ex_v[%u:%u]), .ex_d(st_ex_d[%u:%u]),\n",
-                l0 + sh->p - 1, l0, l0 + sh->p - 1, l0, (l0 + sh->p) * sh->rdw - 1, l0 * sh->rdw);
+        fprintf(fp, "        .rl_room(rl_room[%u:%u]), .ex_v(st_ex_v[%u:%u]), .ex_r(st_ex_r[%u:%u]), .ex_d(st_ex_d[%u:%u]),\n",
+                l0 + sh->p - 1, l0, l0 + sh->p - 1, l0, l0 + sh->p - 1, l0, (l0 + sh->p) * sh->rdw - 1, l0 * sh->rdw);
     }
     if (lpm_rtl_stage_feeds_q(sh, s))
-        fprintf(fp, "        .hvc(hvc[0 +: Q+2]),\n");
+        fprintf(fp, "        .hvc(hvc[%u*(Q+2) +: Q+2]), .hvb(hvb[%u*Q +: Q]), .hvw(hvw[%u*Q +: Q]),\n", sh->ring ? (s + 1) % sh->n : 0,
+                sh->ring ? (s + 1) % sh->n : 0, sh->ring ? (s + 1) % sh->n : 0);
     fprintf(fp, "        .hout(hop[%u:%u]), .busy(st_busy[%u]), .dbg_slot(dbg_slot[%u:%u]));\n", s * pw + pw - 1, s * pw, s,
             (s + 1) * sh->p * sh->slw - 1, s * sh->p * sh->slw);
     if (!has_q)
@@ -230,10 +234,11 @@ static void emit_pipe(FILE *fp, const lpm_rtl_shape *sh)
             "    wire [NQ*%u-1:0] qhead;\n"
             "    wire [W-1:0] drl_room, dex_v;\n"
             "    wire [W*RDW-1:0] dex_d;\n"
-            "    wire [NRL-1:0] st_ex_v;\n"
+            "    wire [NRL-1:0] st_ex_v, st_ex_r;\n"
             "    wire [NRL*RDW-1:0] st_ex_d;\n"
             "    wire [N*%u-1:0] hop;\n"
             "    wire [NQ*(Q+2)-1:0] hvc;   // per queue: copies of the valid bit of the hop into its stage\n"
+            "    wire [NQ*Q-1:0] hvb, hvw;   // (ring) its parts: valid = hvc | hvb & hvw for an entry's copy\n"
             "    wire [N-1:0] st_busy;\n"
             "    wire ctl_busy;\n",
             sh->p > 1 ? "    wire [NQ-1:0] qn2;\n"
@@ -243,9 +248,6 @@ static void emit_pipe(FILE *fp, const lpm_rtl_shape *sh)
                          "    wire [NQ-1:0] qhw;\n    /* verilator lint_on UNUSEDSIGNAL */\n"
                        : "    wire [NQ-1:0] qhw;\n",
             pw, pw);
-    if (sh->ring) /* a ring's queue takes its stage's hop valid bit itself (gen_stage.c, feeds_q) */
-        for (unsigned q = 0; q < sh->n; q++)
-            fprintf(fp, "    assign hvc[%u*(Q+2) +: Q+2] = {(Q+2){hop[%u + F_V]}};\n", q, ((q + sh->n - 1) % sh->n) * pw);
     if (sh->n >= 3) /* stages 0..N-3: the bubble number each decides (the next one's bubble table read) */
         fprintf(fp, "    wire [%u:0] bt_rn;\n", (sh->n - 2) * sh->bqb - 1);
     fprintf(fp,
@@ -280,6 +282,7 @@ static void emit_pipe(FILE *fp, const lpm_rtl_shape *sh)
             "    generate\n"
             "        for (gq = 0; gq < NQ; gq = gq + 1) begin : g_q\n"
             "            lpm_queue q (.clk(clk), .rst(rst), .passc(hvc[gq*(Q+2) +: Q+2]),\n"
+            "                .passb(hvb[gq*Q +: Q]), .passw(hvw[gq*Q +: Q]),\n"
             "                .push_item(qpush_item[gq*W*IW +: W*IW]),\n"
             "                .push_n(qpush_n[gq*WNB +: WNB]), .res_n(qres_n[gq*WNB +: WNB]), .pop_n(pop_n[gq*2 +: 2]), .head(qhead[gq*%u +: %u]),\n"
             "                .nz(qnz[gq]), .n2(qn2[gq]), .room(qroom[gq*W +: W]), .hw(qhw[gq]), .cnt_next(qcnt_next[gq*QCB +: QCB]));\n"

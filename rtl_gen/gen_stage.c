@@ -55,10 +55,14 @@ static void emit_ports(const stage_ctx *c)
         fprintf(fp,
                 "    input  wire [%u:0] rl_room,\n"
                 "    output wire [%u:0] ex_v,\n"
+                "    output wire [%u:0] ex_r,   // = ex_v: the result lane's copy for its room\n"
                 "    output wire [%u:0] ex_d,\n",
-                sh->p - 1, sh->p - 1, sh->p * sh->rdw - 1);
+                sh->p - 1, sh->p - 1, sh->p - 1, sh->p * sh->rdw - 1);
     if (c->feeds_q)
-        fprintf(fp, "    output wire [Q+1:0] hvc,   // copies of hout's lane 0 valid bit: the next stage's queue's pass\n");
+        fprintf(fp,
+                "    output wire [Q+1:0] hvc,   // copies of hout's lane 0 valid bit: the next stage's queue's pass\n"
+                "    output wire [Q-1:0] hvb,   // (ring) an entry's copy is hvc | hvb & hvw (hvw: the word's child bit)\n"
+                "    output wire [Q-1:0] hvw,\n");
     fprintf(fp,
             "    output reg  [%u:0] hout,\n"
             "    output wire busy,\n"
@@ -144,6 +148,19 @@ static void emit_memory(const stage_ctx *c)
     lpm_rtl_emit_mem_re(fp, base, c->depth, sh->wb, sh->p, "a0", "wd", "a%u", "rd%u", "1'b1");
 }
 
+/* "key used up" of an item's bit-position field: with a power-of-two key
+ * length, high bits of the count (no comparator carry chain on the exit's path) */
+static void emit_key_used_up(FILE *fp, const lpm_rtl_shape *sh, const char *item)
+{
+    unsigned lg = 0;
+    while ((1u << lg) < sh->kb)
+        lg++;
+    if ((1u << lg) == sh->kb && lg < sh->pb)
+        fprintf(fp, "|%s[F_BP + %u +: %u]", item, lg, sh->pb - lg);
+    else
+        fprintf(fp, "%s[F_BP +: PB] >= %u'd%u", item, sh->pb, sh->kb);
+}
+
 /* Per lane: what it holds (rf: a lookup that reads here), D-1 registers to
  * the hop's last cycle, where the decision is made. */
 static void emit_hold(const stage_ctx *c, unsigned p)
@@ -154,11 +171,32 @@ static void emit_hold(const stage_ctx *c, unsigned p)
             "    wire rf%u = c%u[F_V] & ~c%u[F_B] & ~c%u[F_DONE] & (c%u[F_STG +: SB] == %u'd%u);\n"
             "    assign dbg_slot[%u:%u] = {c%u[F_TAG +: TG], rf%u | we, c%u[F_B], c%u[F_V]};\n",
             p, p, p, p, p, sh->sb, c->s, p * sh->slw + sh->slw - 1, p * sh->slw, p, p, p, p);
-    for (unsigned d = 1; d < sh->d; d++)
+    /* a ring lookup that finishes here whatever the word (done, or its key
+     * used up by this read): registered with the item, so the exit is one
+     * LUT of the word's child bit and registers (emit_decide) */
+    int fz = sh->ring && c->has_rl;
+    int fd = fz && p == 0 && c->feeds_q;
+    if (fz) {
+        char ci[16];
+        snprintf(ci, sizeof ci, "c%u", p);
+        fprintf(fp, "    wire cfz%u = c%u[F_V] & ~c%u[F_B] & (c%u[F_DONE] | (rf%u & (", p, p, p, p, p);
+        emit_key_used_up(fp, sh, ci);
+        fprintf(fp, ")));\n");
+    }
+    for (unsigned d = 1; d < sh->d; d++) {
         fprintf(fp, "    reg [IW-1:0] m%u_%u;\n    reg rf%u_%u;\n", p, d, p, d);
+        if (fz)
+            fprintf(fp, "    reg fz%u_%u;\n", p, d);
+        if (fd)
+            fprintf(fp, "    reg fd%u_%u;\n", p, d);
+    }
     for (unsigned d = 2; d < sh->d; d++)
         fprintf(fp, "    reg [WB-1:0] w%u_%u;\n", p, d);
     fprintf(fp, "    always @(posedge clk) begin\n        m%u_1 <= c%u;\n        rf%u_1 <= rf%u;\n", p, p, p, p);
+    if (fz)
+        fprintf(fp, "        fz%u_1 <= cfz%u;\n", p, p);
+    if (fd)
+        fprintf(fp, "        fd%u_1 <= cfz%u | rf%u;\n", p, p, p);
     if (c->bt_early)
         fprintf(fp,
                 "        if (c%u[F_B]) begin   // the bubble's write for the next stage, read a cycle ago\n"
@@ -169,16 +207,29 @@ static void emit_hold(const stage_ctx *c, unsigned p)
                 p, p, p, p);
     for (unsigned d = 2; d < sh->d; d++) {
         fprintf(fp, "        m%u_%u <= m%u_%u;\n        rf%u_%u <= rf%u_%u;\n", p, d, p, d - 1, p, d, p, d - 1);
+        if (fz)
+            fprintf(fp, "        fz%u_%u <= fz%u_%u;\n", p, d, p, d - 1);
+        if (fd)
+            fprintf(fp, "        fd%u_%u <= fd%u_%u;\n", p, d, p, d - 1);
         if (d == 2)
             fprintf(fp, "        w%u_2 <= rd%u;\n", p, p);
         else
             fprintf(fp, "        w%u_%u <= w%u_%u;\n", p, d, p, d - 1);
     }
     fprintf(fp, "        if (rst) begin\n");
-    for (unsigned d = 1; d < sh->d; d++)
-        fprintf(fp, "            m%u_%u[F_V] <= 1'b0;\n", p, d);
+    for (unsigned d = 1; d < sh->d; d++) {
+        fprintf(fp, "            m%u_%u[F_V] <= 1'b0;\n            rf%u_%u <= 1'b0;\n", p, d, p, d);
+        if (fz)
+            fprintf(fp, "            fz%u_%u <= 1'b0;\n", p, d);
+        if (fd)
+            fprintf(fp, "            fd%u_%u <= 1'b0;\n", p, d);
+    }
     fprintf(fp, "        end\n    end\n");
     fprintf(fp, "    wire [IW-1:0] dm%u = m%u_%u;\n    wire drf%u = rf%u_%u;\n", p, p, sh->d - 1, p, p, sh->d - 1);
+    if (fz)
+        fprintf(fp, "    wire fz%u = fz%u_%u;   // finished, whatever the word\n", p, p, sh->d - 1);
+    if (fd)
+        fprintf(fp, "    wire fd%u = fd%u_%u;   // finished, or read here (lane 0's valid copies)\n", p, p, sh->d - 1);
     if (sh->d == 2)
         fprintf(fp, "    wire [WB-1:0] dw%u = rd%u;\n", p, p);
     else
@@ -261,15 +312,11 @@ static void emit_decide(const stage_ctx *c, unsigned p)
     snprintf(bp, sizeof bp, "bp%u", p);
     snprintf(tsel, sizeof tsel, "tt%u", p);
     lpm_rtl_emit_next(fp, c->img, sh, pf, blk, fab, rem, bp, tsel, c->jump, c->nxt);
-    /* key used up: with a power-of-two key length, high bits of the count
-     * (no comparator carry chain on the path into the result lane) */
-    unsigned lg = 0;
-    while ((1u << lg) < sh->kb)
-        lg++;
-    if ((1u << lg) == sh->kb && lg < sh->pb)
-        fprintf(fp, "    wire ku%u = |bp%u[%u:%u];   // key used up\n", p, p, sh->pb - 1, lg);
-    else
-        fprintf(fp, "    wire ku%u = bp%u >= %u'd%u;   // key used up\n", p, p, sh->pb, sh->kb);
+    char dm[16];
+    snprintf(dm, sizeof dm, "dm%u", p);
+    fprintf(fp, "    wire ku%u = ", p);
+    emit_key_used_up(fp, sh, dm);
+    fprintf(fp, ";   // key used up\n");
     /* The next hop's fields are written whether or not the lookup finishes
      * (a finished item's address, key and stage are read by nobody): the
      * word's child bit then reaches only F_DONE and the exit, one LUT from
@@ -293,42 +340,56 @@ static void emit_decide(const stage_ctx *c, unsigned p)
             "    end\n",
             p, p, p, p, p, p, p, p, p, p, p, p, p, p, p, p, p, p, p, p, p);
     /* a lookup finishes here: ring when done, linear at the last stage */
-    fprintf(fp, "    wire lk%u = dm%u[F_V] & ~dm%u[F_B];\n", p, p, p);
-    if (c->has_rl) {
-        if (sh->ring)
-            /* = lk & it[F_DONE], with the registers' part apart from the word's child bit */
-            fprintf(fp,
-                    "    wire fz%u = lk%u & (dm%u[F_DONE] | (drf%u & ku%u));   // finished, whatever the word\n"
-                    "    wire fn%u = fz%u | (lk%u & drf%u & ~dw%u[WL_C]);\n",
-                    p, p, p, p, p, p, p, p, p, p);
-        else
-            fprintf(fp, "    wire fn%u = lk%u;   // every lookup finishes at the last stage\n", p, p);
+    if (c->has_rl)
+        fprintf(fp, "    wire lk%u = dm%u[F_V] & ~dm%u[F_B];\n", p, p, p);
+    unsigned on = c->s + 1 < sh->n;   /* a bubble rides on past this stage */
+    if (c->has_rl && sh->ring) {
+        /* = lk & it[F_DONE] & room; the word's child bit passes one kept
+         * LUT to the lane and one to the hop's valid bit, whose other
+         * inputs are registers or LUTs of registers */
         fprintf(fp,
-                "    wire out%u = fn%u & rl_room[%u];   // exits into its result lane; else rides on\n"
+                "    wire out%u;   // exits into its result lane; else rides on\n"
+                "    lpm_exit k_ex%u (.f(fz%u), .r(drf%u), .c(dw%u[WL_C]), .m(rl_room[%u]), .o(out%u));\n"
+                "    lpm_exit k_er%u (.f(fz%u), .r(drf%u), .c(dw%u[WL_C]), .m(rl_room[%u]), .o(ex_r[%u]));   // the room's copy: out goes to the lane's push register alone\n"
+                "    wire hg%u = (lk%u & ~(rl_room[%u] & fz%u)) | (dm%u[F_V] & dm%u[F_B] & 1'b%u);\n"
+                "    wire hh%u = rl_room[%u] & drf%u;\n"
+                "    wire hv%u;   // the hop's valid bit: lk & ~out, or a bubble's\n"
+                "    lpm_hopv k_hv%u (.g(hg%u), .h(hh%u), .c(dw%u[WL_C]), .o(hv%u));\n",
+                p, p, p, p, p, p, p, p, p, p, p, p, p, p, p, p, p, p, p, on, p, p, p, p, p, p, p, p, p);
+    } else if (c->has_rl) {
+        fprintf(fp,
+                "    wire out%u = lk%u & rl_room[%u];   // every lookup finishes at the last stage, if its lane has room\n"
+                "    assign ex_r[%u] = out%u;\n"
+                "    wire hv%u = (lk%u & ~out%u) | (dm%u[F_V] & dm%u[F_B] & 1'b%u);\n",
+                p, p, p, p, p, p, p, p, p, p, on);
+    } else {
+        fprintf(fp,
+                "    wire hv%u = dm%u[F_V];   // nothing finishes before the last stage of a linear pipeline\n",
+                p, p);
+    }
+    if (c->has_rl)
+        fprintf(fp,
                 "    assign ex_v[%u] = out%u;\n"
                 "    assign ex_d[%u:%u] = {it%u[F_NH +: NB], it%u[F_NHV], it%u[F_TAG +: T]};\n",
-                p, p, p, p, p, p * sh->rdw + sh->rdw - 1, p * sh->rdw, p, p, p);
-    } else {
-        fprintf(fp, "    wire out%u = 1'b0;   // nothing finishes before the last stage of a linear pipeline\n", p);
-    }
+                p, p, p * sh->rdw + sh->rdw - 1, p * sh->rdw, p, p, p);
     fprintf(fp,
             "    reg [IW-1:0] hn%u;\n"
             "    always @* begin\n"
             "        hn%u = it%u;\n"
-            "        hn%u[F_V] = lk%u & ~out%u;\n"
-            "        if (dm%u[F_B]) begin\n"
-            "            hn%u[F_V] = dm%u[F_V] & 1'b%u;\n",
-            p, p, p, p, p, p, p, p, p, c->s + 1 < sh->n);
+            "        hn%u[F_V] = hv%u;\n"
+            "        if (dm%u[F_B]) begin\n",
+            p, p, p, p, p, p);
     if (c->has_bt && !c->bt_early)
         fprintf(fp,
                 "            hn%u[F_WEN] = bte[0];\n"
                 "            hn%u[F_ADDR +: AW] = bta;\n"
                 "            hn%u[F_KEY +: WB] = bte[1 + AW +: WB];\n",
                 p, p, p);
-    /* F_WEN = valid & bubble & writes: the next stage's write enable is this register */
+    /* F_WEN = valid & bubble & writes: the next stage's write enable is
+     * this register (of registers: a bubble's valid bit is not the word's) */
     fprintf(fp,
             "        end\n"
-            "        hn%u[F_WEN] = hn%u[F_WEN] & hn%u[F_V] & hn%u[F_B];\n"
+            "        hn%u[F_WEN] = hn%u[F_WEN] & dm%u[F_V] & dm%u[F_B] & 1'b%u;\n"
             "    end\n"
             "    always @(posedge clk) begin\n"
             "        hout[%u:%u] <= hn%u;\n"
@@ -337,19 +398,35 @@ static void emit_decide(const stage_ctx *c, unsigned p)
             "            hout[%u] <= 1'b0;\n"
             "        end\n"
             "    end\n",
-            p, p, p, p, p * sh->iw + sh->iw - 1, p * sh->iw, p, p * sh->iw + sh->f_v, p * sh->iw + sh->f_wen);
+            p, p, p, p, on, p * sh->iw + sh->iw - 1, p * sh->iw, p, p * sh->iw + sh->f_v, p * sh->iw + sh->f_wen);
     /* the next stage's queue pops on ~pass & nz: its entries' enables take
      * a copy each (kept registers beside hout), not one net to all */
     if (c->gives_bt_ra && p == 0)
         fprintf(fp, "    assign bt_rn = dm0[F_TAG +: BQB];\n");
+    if (c->feeds_q && p == 0 && sh->ring)
+        fprintf(fp, "    localparam K_ON = %u;   // a bubble rides on past this stage\n", on);
     if (c->feeds_q && p == 0)
         fprintf(fp,
                 "    genvar gvc;\n"
                 "    generate\n"
                 "        for (gvc = 0; gvc < Q + 2; gvc = gvc + 1) begin : g_hvc\n"
-                "            lpm_rff #(.INIT(0)) k (.clk(clk), .rst(rst), .d(hn0[F_V]), .q(hvc[gvc]));\n"
+                "%s"
                 "        end\n"
-                "    endgenerate\n");
+                "    endgenerate\n",
+                sh->ring ? /* no copy of the word's exit LUT: its parts, each a register of registers or of the word */
+                "            if (gvc < Q) begin : g_e\n"
+                "                lpm_rffp0 #(.K(K_ON)) k (.clk(clk), .rst(rst), .v(dm0[F_V]), .b(dm0[F_B]), .m(rl_room[0]), .f(fd0),\n"
+                "                    .q(hvc[gvc]));\n"
+                "                lpm_rffp1 kb (.clk(clk), .rst(rst), .r(drf0), .m(rl_room[0]), .f(fz0), .q(hvb[gvc]));\n"
+                "                lpm_rff #(.INIT(0)) kw (.clk(clk), .rst(rst), .d(dw0[WL_C]), .q(hvw[gvc]));\n"
+                "            end else begin : g_f\n"
+                "                wire hvd;\n"
+                "                lpm_hopv kv (.g(hg0), .h(hh0), .c(dw0[WL_C]), .o(hvd));\n"
+                "                lpm_rff #(.INIT(0)) k (.clk(clk), .rst(rst), .d(hvd), .q(hvc[gvc]));\n"
+                "            end\n"
+                : "            lpm_rff #(.INIT(0)) k (.clk(clk), .rst(rst), .d(hn0[F_V]), .q(hvc[gvc]));\n");
+    if (c->feeds_q && p == 0 && !sh->ring)
+        fprintf(fp, "    assign hvb = {Q{1'b0}};\n    assign hvw = {Q{1'b0}};\n");
 }
 
 static void emit_stage(FILE *fp, const lpm_image *img, const lpm_rtl_shape *sh, unsigned s)

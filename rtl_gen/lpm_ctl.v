@@ -22,7 +22,8 @@
 // decision only reaches a few registers: tk, the push registers, the
 // queues' credits (qres_n) and the window's (wt).
 // Kept cells (a hierarchy each, so that synthesis keeps their copies and
-// their shape: one LUT, or one flip-flop): the window's loads (g_one).
+// their shape: one LUT, or one flip-flop): the window's loads (g_one), and
+// a ring stage's exit and hop valid bit (lpm_stage_NN.v).
 // A register copy of a control bit, reset to INIT.
 (* keep_hierarchy *)
 module lpm_rff #(parameter INIT = 0) (input wire clk, input wire rst, input wire d, output reg q);
@@ -56,10 +57,43 @@ module lpm_rffsel (input wire clk, input wire rst, input wire [1:0] t, input wir
     always @(posedge clk)
         q <= rst ? 1'b0 : (|t) ? a : b;
 endmodule
-// (t ? f1 : f0) & v: an incoming entry with valid bit v lands here
+// |a
+(* keep_hierarchy *)
+module lpm_or4 (input wire [3:0] a, output wire o);
+    assign o = |a;
+endmodule
+// (t ? f1 : f0) & v: an incoming entry with valid bit v lands here, or
+// the entry in view (f1 or f0) goes to a target with room v
 (* keep_hierarchy *)
 module lpm_selv (input wire t, input wire f0, input wire f1, input wire v, output wire o);
     assign o = (t ? f1 : f0) & v;
+endmodule
+// (f | r & ~c) & m: a ring lookup exits (finished whatever the word f, or
+// read here r and the word c has no child; the lane has room m)
+(* keep_hierarchy *)
+module lpm_exit (input wire f, input wire r, input wire c, input wire m, output wire o);
+    assign o = (f | r & ~c) & m;
+endmodule
+// register copies of a ring hop's valid bit in parts (lpm_stage_NN.v: the
+// next stage's queue entries take g & ~h | (g & h) & c), each with its own LUT:
+// v & (b ? K : ~(m & f)) (a bubble rides on past K; a lookup unless it can
+// finish here, f, and its lane has room, m) and r & m & ~f (it exits unless
+// the word has a child)
+(* keep_hierarchy *)
+module lpm_rffp0 #(parameter K = 1) (input wire clk, input wire rst, input wire v, input wire b, input wire m,
+    input wire f, output reg q);
+    always @(posedge clk)
+        q <= rst ? 1'b0 : v & (b ? (K != 0) : ~(m & f));
+endmodule
+(* keep_hierarchy *)
+module lpm_rffp1 (input wire clk, input wire rst, input wire r, input wire m, input wire f, output reg q);
+    always @(posedge clk)
+        q <= rst ? 1'b0 : r & m & ~f;
+endmodule
+// g & ~(h & ~c): a ring hop's valid bit (g, h: registers' parts; c: the word's child bit)
+(* keep_hierarchy *)
+module lpm_hopv (input wire g, input wire h, input wire c, output wire o);
+    assign o = g & ~(h & ~c);
 endmodule
 
 module lpm_ctl (
@@ -526,23 +560,35 @@ module lpm_ctl (
             lpm_entry pe (.e(pw_r[DB-1:0]), .key(pw_r[DB +: KR]), .tag(pw_r[DB + KR +: T]), .item(pent));
             wire [IW-1:0] pitem = pb_r ? pw_r[IW-1:0] : pent;
             wire [NT-1:0] rm = {drl_room[0], qroom};
-            reg [NT-1:0] tq;             // target q takes the entry in view
+            wire [NT-1:0] tq;            // target q takes the entry in view: one kept LUT each
+            genvar gt;
+            for (gt = 0; gt < NT; gt = gt + 1) begin : g_tq
+                lpm_selv kq (.t(tf), .f0(wo[gt]), .f1(wo[NT + gt]), .v(rm[gt]), .o(tq[gt]));
+            end
             // taken = |tq, folded to 4 and 2 bits for the registers that
-            // take it in their own LUT (lpm_rffor4, lpm_rffsel)
+            // take it in their own LUT (lpm_rffor4, lpm_rffsel); the folds
+            // kept LUTs of tq, so that neither is made of the other
             if (NT <= 4) begin : g_tk4
                 assign tka = {{(4-NT){1'b0}}, tq};
-            end else begin : g_tk5
+            end else if (NT <= 7) begin : g_tk7
+                wire t3;
+                lpm_or4 ka (.a({{(7-NT){1'b0}}, tq[NT-1:3]}), .o(t3));
+                assign tka = {t3, tq[2:0]};
+            end else begin : g_tkn
                 assign tka = {|tq[NT-1:3], tq[2:0]};
             end
             if (NT == 2) begin : g_tk2
                 assign tk2 = tq;
+            end else if (NT <= 5) begin : g_tk5
+                wire t1;
+                lpm_or4 kb (.a({{(5-NT){1'b0}}, tq[NT-1:1]}), .o(t1));
+                assign tk2 = {t1, tq[0]};
             end else begin : g_tk3
                 assign tk2 = {|tq[NT-1:1], tq[0]};
             end
             reg [SB-1:0] e;
             integer dq;
             always @* begin
-                tq = vo & rm;
                 e = (it[F_B] || RING == 0) ? {SB{1'b0}} : it[F_STG +: SB];
                 taken = {{(SN-1){1'b0}}, |tq};
                 for (dq = 0; dq < NQ; dq = dq + 1)

@@ -16,13 +16,14 @@
 //
 // With one lane and one push a cycle (P = 1, W = 1, the case built for
 // speed) the pop is ~pass & nz, pass being the stage's hop valid bit (a
-// register; passc: in the linear pipeline a copy per entry, kept by the
-// last stage, in a ring the hop register itself): an
+// register; passc: a copy per entry, kept by the stage before beside its
+// hop register; a ring's entry copy in parts, passc | passb & passw, since
+// a ring stage's valid bit depends on its word's child bit): an
 // entry loads only when the head pops or it is not held, so
 // its clock enable is ~(pass & th[i]) (th[i] implies nz), and its data is
 // the entry behind it when that one is held, else the push (which lands
 // there when it lands at all). Each group of G bits of an entry has its own
-// enable LUT (lpm_nand2, a hierarchy of its own so that synthesis keeps the
+// enable LUT (lpm_nand2; lpm_ce3 on a ring: a hierarchy of its own so that synthesis keeps the
 // copies: a net from one LUT to 58 flip-flops spread over the stage's
 // datapath costs more than the clock period), and the thermometers take pass
 // in their last LUT (lpm_pmux): every path is register -> at most two LUTs
@@ -34,6 +35,13 @@ module lpm_nand2 (
     output wire o
 );
     assign o = ~(a & b);
+endmodule
+
+// ~((a | b & c) & t): a ring queue entry's clock enable, its stage's pass
+// bit in parts (a | b & c), registers
+(* keep_hierarchy *)
+module lpm_ce3 (input wire a, input wire b, input wire c, input wire t, output wire o);
+    assign o = ~((a | b & c) & t);
 endmodule
 
 // q when p & t (no pop, and held), else d: one LUT (a register that holds
@@ -76,6 +84,8 @@ module lpm_queue (
     /* verilator lint_off UNUSEDSIGNAL */         // read only when P = 1 and W = 1
     input  wire [Q+1:0]      passc,               // the stage's lane 0 holds a passing item (its hop register), register
                                                   // copies: one per entry, the head's flag, the thermometers
+    input  wire [Q-1:0]      passb,               // a ring's entry copies in parts: passc[i] | passb[i] & passw[i]
+    input  wire [Q-1:0]      passw,               // (0 in a linear pipeline)
     /* verilator lint_on UNUSEDSIGNAL */
     input  wire [W*IW-1:0]   push_item,
     input  wire [WNB-1:0]    push_n,
@@ -134,7 +144,12 @@ module lpm_queue (
                     localparam LO = gg * G;
                     localparam WD = (IW - LO < G) ? IW - LO : G;
                     wire ce;
-                    lpm_nand2 k (.a(passc[gi < Q ? gi : 0]), .b(th[gi]), .o(ce));
+                    if (RING != 0) begin : g_r
+                        lpm_ce3 k (.a(passc[gi < Q ? gi : 0]), .b(passb[gi < Q ? gi : 0]), .c(passw[gi < Q ? gi : 0]),
+                                   .t(th[gi]), .o(ce));
+                    end else begin : g_l
+                        lpm_nand2 k (.a(passc[gi < Q ? gi : 0]), .b(th[gi]), .o(ce));
+                    end
                     always @(posedge clk)
                         if (ce)
                             ef[gi*IW + LO +: WD] <= (gi + 1 < QE && th[gi + 1])

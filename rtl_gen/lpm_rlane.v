@@ -13,6 +13,7 @@ module lpm_rlane (
     input  wire           clk,
     input  wire           rst,
     input  wire           push,
+    input  wire           pushr,      // = push: a copy for the room's logic (a ring stage's own LUT)
     input  wire [RDW-1:0] din,
     input  wire           ready,
     output wire           valid,
@@ -46,7 +47,7 @@ module lpm_rlane (
             v1 <= n[1];
             xv <= push;
             // at most one held at the start of next cycle: n + push <= 1
-            room <= ~(n[1] | (n[0] & push));
+            room <= ~(n[1] | (n[0] & pushr));
         end
     end
 endmodule

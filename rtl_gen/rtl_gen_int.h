@@ -41,7 +41,7 @@ int lpm_rtl_emit_pipe(const lpm_rtl_shape *sh, const char *dir, const char *head
  * queue (the linear pipeline's rider only: a ring stage's valid bit depends
  * on the word), its bubble table read a cycle early by the bubble number of
  * the stage before (s >= 1), and that number given to the next stage. */
-static inline int lpm_rtl_stage_feeds_q(const lpm_rtl_shape *sh, unsigned s) { return !sh->ring && s + 1 == sh->n; }
+static inline int lpm_rtl_stage_feeds_q(const lpm_rtl_shape *sh, unsigned s) { return sh->ring || s + 1 == sh->n; }
 static inline int lpm_rtl_stage_bt_early(const lpm_rtl_shape *sh, unsigned s) { return s >= 1 && s + 1 < sh->n; }
 static inline int lpm_rtl_stage_gives_bt_ra(const lpm_rtl_shape *sh, unsigned s) { return s + 2 < sh->n; }
 
