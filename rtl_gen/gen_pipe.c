@@ -78,16 +78,19 @@ static void emit_wrapper(FILE *fp, const lpm_rtl_shape *sh, int dbg)
  * N-1's lanes), then the W dispatch-slot lanes of DIT answers. */
 static void emit_rlanes(FILE *fp, const lpm_rtl_shape *sh)
 {
-    fprintf(fp, "    wire [%u:0] rl_push, rl_pushr, rl_room;\n    wire [%u:0] rl_din, rl_dout;\n", sh->l - 1,
+    fprintf(fp, "    wire [%u:0] rl_push, rl_pf, rl_pr, rl_pc, rl_room;\n    wire [%u:0] rl_din, rl_dout;\n", sh->l - 1,
             sh->l * sh->rdw - 1);
-    fprintf(fp, "    assign rl_push = {dex_v, st_ex_v};\n    assign rl_pushr = {dex_v, st_ex_r};\n"
+    fprintf(fp, "    assign rl_push = {dex_v, st_ex_v};\n"
+                "    assign rl_pf = {dex_v, st_ex_f};\n    assign rl_pr = {{W{1'b0}}, st_ex_r};\n"
+                "    assign rl_pc = {{W{1'b1}}, st_ex_c};\n"
                 "    assign rl_din = {dex_d, st_ex_d};\n");
     fprintf(fp, "    assign drl_room = rl_room[%u:%u];\n", sh->l - 1, sh->nrl);
     fprintf(fp,
             "    genvar gl;\n"
             "    generate\n"
             "        for (gl = 0; gl < L; gl = gl + 1) begin : g_rl\n"
-            "            lpm_rlane r (.clk(clk), .rst(rst), .push(rl_push[gl]), .pushr(rl_pushr[gl]),\n"
+            "            lpm_rlane #(.EX(RING != 0 && gl < NRL)) r (.clk(clk), .rst(rst), .push(rl_push[gl]), .pf(rl_pf[gl]), .pr(rl_pr[gl]),\n"
+            "                .pc(rl_pc[gl]),"
             "                .din(rl_din[gl*RDW +: RDW]),"
             "                .ready(res_ready), .valid(res_valid[gl]), .dout(rl_dout[gl*RDW +: RDW]), .room(rl_room[gl]));\n"
             "            assign res_tag[gl*T +: T] = rl_dout[gl*RDW +: T];\n"
@@ -123,8 +126,10 @@ static void emit_stage_inst(FILE *fp, const lpm_rtl_shape *sh, unsigned s)
         fprintf(fp, "        .bt_rn(bt_rn[%u*BQB +: BQB]),\n", s);
     if (has_rl) {
         unsigned l0 = sh->ring ? s * sh->p : 0;
-        fprintf(fp, "        .rl_room(rl_room[%u:%u]), .ex_v(st_ex_v[%u:%u]), .ex_r(st_ex_r[%u:%u]), .ex_d(st_ex_d[%u:%u]),\n",
-                l0 + sh->p - 1, l0, l0 + sh->p - 1, l0, l0 + sh->p - 1, l0, (l0 + sh->p) * sh->rdw - 1, l0 * sh->rdw);
+        fprintf(fp, "        .rl_room(rl_room[%u:%u]), .ex_v(st_ex_v[%u:%u]), .ex_f(st_ex_f[%u:%u]),\n"
+                    "        .ex_r(st_ex_r[%u:%u]), .ex_c(st_ex_c[%u:%u]), .ex_d(st_ex_d[%u:%u]),\n",
+                l0 + sh->p - 1, l0, l0 + sh->p - 1, l0, l0 + sh->p - 1, l0, l0 + sh->p - 1, l0, l0 + sh->p - 1, l0,
+                (l0 + sh->p) * sh->rdw - 1, l0 * sh->rdw);
     }
     if (lpm_rtl_stage_feeds_q(sh, s))
         fprintf(fp, "        .hvc(hvc[%u*(Q+2) +: Q+2]), .hvb(hvb[%u*Q +: Q]), .hvw(hvw[%u*Q +: Q]),\n", sh->ring ? (s + 1) % sh->n : 0,
@@ -230,11 +235,12 @@ static void emit_pipe(FILE *fp, const lpm_rtl_shape *sh)
             "    wire [NQ*QCB-1:0] qcnt_next;\n"
             "    wire [NQ*W*IW-1:0] qpush_item;\n"
             "    wire [NQ*WNB-1:0] qpush_n, qres_n;\n"
+            "    wire [NQ-1:0] qpush_w;\n"
             "    wire [NQ*2-1:0] pop_n;\n"
             "    wire [NQ*%u-1:0] qhead;\n"
             "    wire [W-1:0] drl_room, dex_v;\n"
             "    wire [W*RDW-1:0] dex_d;\n"
-            "    wire [NRL-1:0] st_ex_v, st_ex_r;\n"
+            "    wire [NRL-1:0] st_ex_v, st_ex_f, st_ex_r, st_ex_c;   // the exits, and in parts for the lanes' room\n"
             "    wire [NRL*RDW-1:0] st_ex_d;\n"
             "    wire [N*%u-1:0] hop;\n"
             "    wire [NQ*(Q+2)-1:0] hvc;   // per queue: copies of the valid bit of the hop into its stage\n"
@@ -255,7 +261,8 @@ static void emit_pipe(FILE *fp, const lpm_rtl_shape *sh)
             "        .req_rest(req_rest), .bub_valid(bub_valid), .bub_ok(bub_ok), .bub_ready(bub_ready), .bub_data(bub_data),\n"
             "        .dit_we(dit_we), .dit_widx(dit_widx), .dit_wdata(dit_wdata), .bt_we(bt_we), .bt_idx(bt_idx),\n"
             "        .ent_key(ent_key), .ent_tag(ent_tag), .ent_item(ent_item), .qroom(qroom), .qres_n(qres_n),\n"
-            "        .qpush_item(qpush_item), .qpush_n(qpush_n), .drl_room(drl_room), .dex_v(dex_v), .dex_d(dex_d), .busy(ctl_busy),\n"
+            "        .qpush_item(qpush_item), .qpush_n(qpush_n), .qpush_w(qpush_w),\n"
+            "        .drl_room(drl_room), .dex_v(dex_v), .dex_d(dex_d), .busy(ctl_busy),\n"
             "        .dbg_act(dbg_act), .dbg_wtok(dbg_wtok), .dbg_stall(dbg_stall), .dbg_stall_stg(dbg_stall_stg),\n"
             "        .dit_word(dit_rdata));\n"
             "    wire [W*XI-1:0] dit_idx;\n"
@@ -284,7 +291,8 @@ static void emit_pipe(FILE *fp, const lpm_rtl_shape *sh)
             "            lpm_queue q (.clk(clk), .rst(rst), .passc(hvc[gq*(Q+2) +: Q+2]),\n"
             "                .passb(hvb[gq*Q +: Q]), .passw(hvw[gq*Q +: Q]),\n"
             "                .push_item(qpush_item[gq*W*IW +: W*IW]),\n"
-            "                .push_n(qpush_n[gq*WNB +: WNB]), .res_n(qres_n[gq*WNB +: WNB]), .pop_n(pop_n[gq*2 +: 2]), .head(qhead[gq*%u +: %u]),\n"
+            "                .push_n(qpush_n[gq*WNB +: WNB]), .push_w(qpush_w[gq]),\n"
+            "                .res_n(qres_n[gq*WNB +: WNB]), .pop_n(pop_n[gq*2 +: 2]), .head(qhead[gq*%u +: %u]),\n"
             "                .nz(qnz[gq]), .n2(qn2[gq]), .room(qroom[gq*W +: W]), .hw(qhw[gq]), .cnt_next(qcnt_next[gq*QCB +: QCB]));\n"
             "        end\n"
             "    endgenerate\n",

@@ -55,9 +55,11 @@ static void emit_ports(const stage_ctx *c)
         fprintf(fp,
                 "    input  wire [%u:0] rl_room,\n"
                 "    output wire [%u:0] ex_v,\n"
-                "    output wire [%u:0] ex_r,   // = ex_v: the result lane's copy for its room\n"
+                "    output wire [%u:0] ex_f,   // ex_v = (ex_f | ex_r & ~ex_c) & rl_room: for the lane's room\n"
+                "    output wire [%u:0] ex_r,\n"
+                "    output wire [%u:0] ex_c,\n"
                 "    output wire [%u:0] ex_d,\n",
-                sh->p - 1, sh->p - 1, sh->p - 1, sh->p * sh->rdw - 1);
+                sh->p - 1, sh->p - 1, sh->p - 1, sh->p - 1, sh->p - 1, sh->p * sh->rdw - 1);
     if (c->feeds_q)
         fprintf(fp,
                 "    output wire [Q+1:0] hvc,   // copies of hout's lane 0 valid bit: the next stage's queue's pass\n"
@@ -350,7 +352,9 @@ static void emit_decide(const stage_ctx *c, unsigned p)
         fprintf(fp,
                 "    wire out%u;   // exits into its result lane; else rides on\n"
                 "    lpm_exit k_ex%u (.f(fz%u), .r(drf%u), .c(dw%u[WL_C]), .m(rl_room[%u]), .o(out%u));\n"
-                "    lpm_exit k_er%u (.f(fz%u), .r(drf%u), .c(dw%u[WL_C]), .m(rl_room[%u]), .o(ex_r[%u]));   // the room's copy: out goes to the lane's push register alone\n"
+                "    assign ex_f[%u] = fz%u;\n"
+                "    assign ex_r[%u] = drf%u;\n"
+                "    assign ex_c[%u] = dw%u[WL_C];\n"
                 "    wire hg%u = (lk%u & ~(rl_room[%u] & fz%u)) | (dm%u[F_V] & dm%u[F_B] & 1'b%u);\n"
                 "    wire hh%u = rl_room[%u] & drf%u;\n"
                 "    wire hv%u;   // the hop's valid bit: lk & ~out, or a bubble's\n"
@@ -359,9 +363,11 @@ static void emit_decide(const stage_ctx *c, unsigned p)
     } else if (c->has_rl) {
         fprintf(fp,
                 "    wire out%u = lk%u & rl_room[%u];   // every lookup finishes at the last stage, if its lane has room\n"
-                "    assign ex_r[%u] = out%u;\n"
+                "    assign ex_f[%u] = lk%u;\n"
+                "    assign ex_r[%u] = 1'b0;\n"
+                "    assign ex_c[%u] = 1'b1;\n"
                 "    wire hv%u = (lk%u & ~out%u) | (dm%u[F_V] & dm%u[F_B] & 1'b%u);\n",
-                p, p, p, p, p, p, p, p, p, p, on);
+                p, p, p, p, p, p, p, p, p, p, p, p, on);
     } else {
         fprintf(fp,
                 "    wire hv%u = dm%u[F_V];   // nothing finishes before the last stage of a linear pipeline\n",
@@ -403,7 +409,7 @@ static void emit_decide(const stage_ctx *c, unsigned p)
      * a copy each (kept registers beside hout), not one net to all */
     if (c->gives_bt_ra && p == 0)
         fprintf(fp, "    assign bt_rn = dm0[F_TAG +: BQB];\n");
-    if (c->feeds_q && p == 0 && sh->ring)
+    if (c->feeds_q && p == 0)
         fprintf(fp, "    localparam K_ON = %u;   // a bubble rides on past this stage\n", on);
     if (c->feeds_q && p == 0)
         fprintf(fp,
@@ -424,7 +430,9 @@ static void emit_decide(const stage_ctx *c, unsigned p)
                 "                lpm_hopv kv (.g(hg0), .h(hh0), .c(dw0[WL_C]), .o(hvd));\n"
                 "                lpm_rff #(.INIT(0)) k (.clk(clk), .rst(rst), .d(hvd), .q(hvc[gvc]));\n"
                 "            end\n"
-                : "            lpm_rff #(.INIT(0)) k (.clk(clk), .rst(rst), .d(hn0[F_V]), .q(hvc[gvc]));\n");
+                : /* the linear pipeline's last stage: v & (b ? K : ~room), its own LUT */
+                "            lpm_rffp0 #(.K(K_ON)) k (.clk(clk), .rst(rst), .v(dm0[F_V]), .b(dm0[F_B]), .m(rl_room[0]), .f(1'b1),\n"
+                "                .q(hvc[gvc]));\n");
     if (c->feeds_q && p == 0 && !sh->ring)
         fprintf(fp, "    assign hvb = {Q{1'b0}};\n    assign hvw = {Q{1'b0}};\n");
 }

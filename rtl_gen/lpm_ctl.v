@@ -62,6 +62,13 @@ endmodule
 module lpm_or4 (input wire [3:0] a, output wire o);
     assign o = |a;
 endmodule
+// a register loaded with (t == v) ? a : b through its own LUT, reset to INIT
+(* keep_hierarchy *)
+module lpm_rffeq #(parameter INIT = 0) (input wire clk, input wire rst, input wire t, input wire v, input wire a,
+    input wire b, output reg q);
+    always @(posedge clk)
+        q <= rst ? (INIT != 0) : (t == v) ? a : b;
+endmodule
 // (t ? f1 : f0) & v: an incoming entry with valid bit v lands here, or
 // the entry in view (f1 or f0) goes to a target with room v
 (* keep_hierarchy *)
@@ -122,6 +129,7 @@ module lpm_ctl (
     output reg  [NQ*WNB-1:0]  qres_n,     // pushes decided this cycle (the queues' credits)
     output reg  [NQ*W*IW-1:0] qpush_item, // last cycle's pushes, landing now
     output reg  [NQ*WNB-1:0]  qpush_n,
+    output wire [NQ-1:0]      qpush_w,    // (one lane) last cycle's push is a bubble that writes its stage
     input  wire [W-1:0]       drl_room,
     output reg  [W-1:0]       dex_v,
     output reg  [W*RDW-1:0]   dex_d,
@@ -245,6 +253,7 @@ module lpm_ctl (
     reg [SN-1:0] taken;                  // entries decided this cycle
     generate
         if (W > 1) begin : g_wide
+            assign qpush_w = {NQ{1'b0}};   // read only with one lane
             assign tka = 4'd0;
             assign tk2 = 2'd0;
             // ---- the dispatcher: the W entries behind last cycle's decisions ----
@@ -558,7 +567,26 @@ module lpm_ctl (
             end
             wire [IW-1:0] pent;
             lpm_entry pe (.e(pw_r[DB-1:0]), .key(pw_r[DB +: KR]), .tag(pw_r[DB + KR +: T]), .item(pent));
-            wire [IW-1:0] pitem = pb_r ? pw_r[IW-1:0] : pent;
+            // the pushed item for each queue, made from a register copy of
+            // the decided entry per queue (kept), so a queue's entries are
+            // one short net from their copy's LUTs
+            wire [NQ*IW-1:0] pitem;
+            genvar gpq, gpb;
+            for (gpq = 0; gpq < NQ; gpq = gpq + 1) begin : g_pq
+                if (gpq == 0) begin : g_0
+                    assign pitem[0 +: IW] = pb_r ? pw_r[IW-1:0] : pent;
+                end else begin : g_c
+                    wire [PW-1:0] pwq;
+                    wire pbq;
+                    lpm_rff #(.INIT(0)) kb (.clk(clk), .rst(rst), .d(vb), .q(pbq));
+                    for (gpb = 0; gpb < PW; gpb = gpb + 1) begin : g_b
+                        lpm_rff #(.INIT(0)) k (.clk(clk), .rst(rst), .d(vw[gpb]), .q(pwq[gpb]));
+                    end
+                    wire [IW-1:0] pentq;
+                    lpm_entry pe (.e(pwq[DB-1:0]), .key(pwq[DB +: KR]), .tag(pwq[DB + KR +: T]), .item(pentq));
+                    assign pitem[gpq*IW +: IW] = pbq ? pwq[IW-1:0] : pentq;
+                end
+            end
             wire [NT-1:0] rm = {drl_room[0], qroom};
             wire [NT-1:0] tq;            // target q takes the entry in view: one kept LUT each
             genvar gt;
@@ -598,7 +626,7 @@ module lpm_ctl (
                 // (an answer is never a bubble: its item is the request's)
                 dex_d = {vent[F_NH +: NB], vent[F_NHV], vent[F_TAG +: T]};
                 for (dq = 0; dq < NQ; dq = dq + 1)
-                    qpush_item[dq*IW +: IW] = pitem;
+                    qpush_item[dq*IW +: IW] = pitem[dq*IW +: IW];
                 dbg_wtok = {e, it[F_TAG +: TG], it[F_B]};
                 dbg_act = tq[NQ] ? 2'd1 : (|tq) ? 2'd2 : 2'd0;
                 dbg_stall = 2'd0;
@@ -621,10 +649,26 @@ module lpm_ctl (
                     fh_d[fi] = ((tk[0] == iv) && fh[fi]) || (!tk[0] && iv && fi > 0 && fh[fi > 0 ? fi - 1 : 0]) ||
                                (tk[0] && !iv && fi < C && fh[fi < C ? fi + 1 : 0]);
             end
+            // "the push writes its stage", registered with the push (the
+            // queue's head-writes flag then one LUT from registers)
+            reg [NQ-1:0] pww;
+            integer wq;
+            always @(posedge clk)
+                for (wq = 0; wq < NQ; wq = wq + 1)
+                    pww[wq] <= ~rst & qres_n[wq*WNB] & vb & vw[F_B] & vw[F_WEN];
+            assign qpush_w = pww;
+            // the copies' next state in their own LUT: (tk == iv) ? fh : fhx,
+            // fhx the level moved by one (up with an incoming entry)
+            wire [C+2:0] fhw = {1'b0, fh, 1'b0};
+            wire [C:0] fhx;
             genvar gk, gc;
+            for (gk = 0; gk <= C; gk = gk + 1) begin : g_fx
+                assign fhx[gk] = iv ? fhw[gk] : fhw[gk + 2];
+            end
             for (gk = 0; gk <= C; gk = gk + 1) begin : g_fc
                 for (gc = 0; gc < NK; gc = gc + 1) begin : g_c
-                    lpm_rff #(.INIT(gk == 0)) kf (.clk(clk), .rst(rst), .d(fh_d[gk]), .q(fc[gk*NK + gc]));
+                    lpm_rffeq #(.INIT(gk == 0)) kf (.clk(clk), .rst(rst), .t(tk[0]), .v(iv), .a(fh[gk]), .b(fhx[gk]),
+                                                  .q(fc[gk*NK + gc]));
                 end
             end
             always @(posedge clk) begin

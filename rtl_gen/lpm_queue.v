@@ -63,6 +63,15 @@ module lpm_pmux (
     assign o = (~pass & nz) ? x : y;
 endmodule
 
+// a register loaded with (~pass & nz) ? x : y through its own LUT: a copy of
+// a thermometer bit
+(* keep_hierarchy *)
+module lpm_rffpm (input wire clk, input wire rst, input wire pass, input wire nz, input wire x, input wire y,
+    output reg q);
+    always @(posedge clk)
+        q <= rst ? 1'b0 : (~pass & nz) ? x : y;
+endmodule
+
 // Stage 0's memory write enable, one LUT from registers: ~n0 & ~n1 & a (no
 // passing item, the queue's head writes), used by lpm_stage_00
 (* keep_hierarchy *)
@@ -89,6 +98,9 @@ module lpm_queue (
     /* verilator lint_on UNUSEDSIGNAL */
     input  wire [W*IW-1:0]   push_item,
     input  wire [WNB-1:0]    push_n,
+    /* verilator lint_off UNUSEDSIGNAL */         // read only when P = 1 and W = 1
+    input  wire              push_w,              // that push is a bubble that writes the stage (a register)
+    /* verilator lint_on UNUSEDSIGNAL */
     input  wire [WNB-1:0]    res_n,
     /* verilator lint_off UNUSEDSIGNAL */         // P = 1, W = 1: the queue's own ~pass & nz
     input  wire [1:0]        pop_n,
@@ -138,17 +150,21 @@ module lpm_queue (
     generate
         if (P == 1 && W == 1 && !MUT_QORDER) begin : g_ce
             reg [QE*IW-1:0] ef;                   // entry i = ef[i*IW +: IW]; entry 0 the oldest
+            wire [QE-1:0] txw, tyw;               // th_d[j]'s candidates for the entries' copies: with a pop, without
             assign head = ef[0 +: IW];
             for (gi = 0; gi < QE; gi = gi + 1) begin : g_e
                 for (gg = 0; gg < NG; gg = gg + 1) begin : g_g
                     localparam LO = gg * G;
                     localparam WD = (IW - LO < G) ? IW - LO : G;
                     wire ce;
+                    // entry held: a register copy of th[gi] per group, with its own last LUT (lpm_rffpm)
+                    wire thg;
+                    lpm_rffpm kth (.clk(clk), .rst(rst), .pass(passc[Q+1]), .nz(th[0]), .x(txw[gi]), .y(tyw[gi]), .q(thg));
                     if (RING != 0) begin : g_r
                         lpm_ce3 k (.a(passc[gi < Q ? gi : 0]), .b(passb[gi < Q ? gi : 0]), .c(passw[gi < Q ? gi : 0]),
-                                   .t(th[gi]), .o(ce));
+                                   .t(thg), .o(ce));
                     end else begin : g_l
-                        lpm_nand2 k (.a(passc[gi < Q ? gi : 0]), .b(th[gi]), .o(ce));
+                        lpm_nand2 k (.a(passc[gi < Q ? gi : 0]), .b(thg), .o(ce));
                     end
                     always @(posedge clk)
                         if (ce)
@@ -159,7 +175,7 @@ module lpm_queue (
             // hw: no clock enable (a synchronous reset would join it in a
             // LUT before the enable pin): it holds through its own LUT
             wire hwn = (QE > 1 && th[1]) ? ef[((QE > 1) ? IW : 0) + F_B] & ef[((QE > 1) ? IW : 0) + F_WEN]
-                                         : push_n[0] & push_item[F_B] & push_item[F_WEN];
+                                         : push_w;   // = push_n[0] & push_item[F_B] & push_item[F_WEN]
             wire hwd;
             lpm_hold kh (.p(passc[Q]), .t(th[0]), .q(hw), .d(hwn), .o(hwd));
             always @(posedge clk)
@@ -169,6 +185,10 @@ module lpm_queue (
             for (gz = 0; gz < TH; gz = gz + 1) begin : g_t
                 wire tx = push_n[0] ? thx[gz + 1] : thx[gz + 2];       // with a pop
                 wire ty = push_n[0] ? thx[gz] : thx[gz + 1];           // without
+                if (gz < QE) begin : g_c
+                    assign txw[gz] = tx;
+                    assign tyw[gz] = ty;
+                end
                 wire cu, cv;
                 lpm_pmux mt (.pass(passc[Q+1]), .nz(th[0]), .x(tx), .y(ty), .o(th_d[gz]));
                 lpm_pmux mu (.pass(passc[Q+1]), .nz(th[0]), .x(tcx[gz + 1]), .y(tcx[gz]), .o(cu));      // a push decided
