@@ -185,20 +185,29 @@ static void emit_hold(const stage_ctx *c, unsigned p)
         emit_key_used_up(fp, sh, ci);
         fprintf(fp, ")));\n");
     }
+    /* the control bits that ride with the item, D - 1 registers each:
+     * rf (reads here), fz, fd (the ring's exit parts, emit_decide) */
+    struct {
+        const char *name, *alias, *note;
+        int on;
+        char d1[48];
+    } cb[3] = { { "rf", "drf", NULL, 1, "" }, { "fz", "fz", "finished, whatever the word", fz, "" },
+                { "fd", "fd", "finished, or read here (lane 0's valid copies)", fd, "" } };
+    snprintf(cb[0].d1, sizeof cb[0].d1, "rf%u", p);
+    snprintf(cb[1].d1, sizeof cb[1].d1, "cfz%u", p);
+    snprintf(cb[2].d1, sizeof cb[2].d1, "cfz%u | rf%u", p, p);
     for (unsigned d = 1; d < sh->d; d++) {
-        fprintf(fp, "    reg [IW-1:0] m%u_%u;\n    reg rf%u_%u;\n", p, d, p, d);
-        if (fz)
-            fprintf(fp, "    reg fz%u_%u;\n", p, d);
-        if (fd)
-            fprintf(fp, "    reg fd%u_%u;\n", p, d);
+        fprintf(fp, "    reg [IW-1:0] m%u_%u;\n", p, d);
+        for (unsigned k = 0; k < 3; k++)
+            if (cb[k].on)
+                fprintf(fp, "    reg %s%u_%u;\n", cb[k].name, p, d);
     }
     for (unsigned d = 2; d < sh->d; d++)
         fprintf(fp, "    reg [WB-1:0] w%u_%u;\n", p, d);
-    fprintf(fp, "    always @(posedge clk) begin\n        m%u_1 <= c%u;\n        rf%u_1 <= rf%u;\n", p, p, p, p);
-    if (fz)
-        fprintf(fp, "        fz%u_1 <= cfz%u;\n", p, p);
-    if (fd)
-        fprintf(fp, "        fd%u_1 <= cfz%u | rf%u;\n", p, p, p);
+    fprintf(fp, "    always @(posedge clk) begin\n        m%u_1 <= c%u;\n", p, p);
+    for (unsigned k = 0; k < 3; k++)
+        if (cb[k].on)
+            fprintf(fp, "        %s%u_1 <= %s;\n", cb[k].name, p, cb[k].d1);
     if (c->bt_early)
         fprintf(fp,
                 "        if (c%u[F_B]) begin   // the bubble's write for the next stage, read a cycle ago\n"
@@ -208,11 +217,10 @@ static void emit_hold(const stage_ctx *c, unsigned p)
                 "        end\n",
                 p, p, p, p);
     for (unsigned d = 2; d < sh->d; d++) {
-        fprintf(fp, "        m%u_%u <= m%u_%u;\n        rf%u_%u <= rf%u_%u;\n", p, d, p, d - 1, p, d, p, d - 1);
-        if (fz)
-            fprintf(fp, "        fz%u_%u <= fz%u_%u;\n", p, d, p, d - 1);
-        if (fd)
-            fprintf(fp, "        fd%u_%u <= fd%u_%u;\n", p, d, p, d - 1);
+        fprintf(fp, "        m%u_%u <= m%u_%u;\n", p, d, p, d - 1);
+        for (unsigned k = 0; k < 3; k++)
+            if (cb[k].on)
+                fprintf(fp, "        %s%u_%u <= %s%u_%u;\n", cb[k].name, p, d, cb[k].name, p, d - 1);
         if (d == 2)
             fprintf(fp, "        w%u_2 <= rd%u;\n", p, p);
         else
@@ -220,18 +228,17 @@ static void emit_hold(const stage_ctx *c, unsigned p)
     }
     fprintf(fp, "        if (rst) begin\n");
     for (unsigned d = 1; d < sh->d; d++) {
-        fprintf(fp, "            m%u_%u[F_V] <= 1'b0;\n            rf%u_%u <= 1'b0;\n", p, d, p, d);
-        if (fz)
-            fprintf(fp, "            fz%u_%u <= 1'b0;\n", p, d);
-        if (fd)
-            fprintf(fp, "            fd%u_%u <= 1'b0;\n", p, d);
+        fprintf(fp, "            m%u_%u[F_V] <= 1'b0;\n", p, d);
+        for (unsigned k = 0; k < 3; k++)
+            if (cb[k].on)
+                fprintf(fp, "            %s%u_%u <= 1'b0;\n", cb[k].name, p, d);
     }
     fprintf(fp, "        end\n    end\n");
-    fprintf(fp, "    wire [IW-1:0] dm%u = m%u_%u;\n    wire drf%u = rf%u_%u;\n", p, p, sh->d - 1, p, p, sh->d - 1);
-    if (fz)
-        fprintf(fp, "    wire fz%u = fz%u_%u;   // finished, whatever the word\n", p, p, sh->d - 1);
-    if (fd)
-        fprintf(fp, "    wire fd%u = fd%u_%u;   // finished, or read here (lane 0's valid copies)\n", p, p, sh->d - 1);
+    fprintf(fp, "    wire [IW-1:0] dm%u = m%u_%u;\n", p, p, sh->d - 1);
+    for (unsigned k = 0; k < 3; k++)
+        if (cb[k].on)
+            fprintf(fp, "    wire %s%u = %s%u_%u;%s%s\n", cb[k].alias, p, cb[k].name, p, sh->d - 1, cb[k].note ? "   // " : "",
+                    cb[k].note ? cb[k].note : "");
     if (sh->d == 2)
         fprintf(fp, "    wire [WB-1:0] dw%u = rd%u;\n", p, p);
     else
