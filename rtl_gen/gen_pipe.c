@@ -131,9 +131,10 @@ static void emit_stage_inst(FILE *fp, const lpm_rtl_shape *sh, unsigned s)
                 l0 + sh->p - 1, l0, l0 + sh->p - 1, l0, l0 + sh->p - 1, l0, l0 + sh->p - 1, l0, l0 + sh->p - 1, l0,
                 (l0 + sh->p) * sh->rdw - 1, l0 * sh->rdw);
     }
-    if (lpm_rtl_stage_feeds_q(sh, s))
-        fprintf(fp, "        .hvc(hvc[%u*(Q+2) +: Q+2]), .hvb(hvb[%u*Q +: Q]), .hvw(hvw[%u*Q +: Q]),\n", sh->ring ? (s + 1) % sh->n : 0,
-                sh->ring ? (s + 1) % sh->n : 0, sh->ring ? (s + 1) % sh->n : 0);
+    if (lpm_rtl_stage_feeds_q(sh, s)) {
+        unsigned q = sh->ring ? (s + 1) % sh->n : 0; /* the queue it feeds */
+        fprintf(fp, "        .hvc(hvc[%u*(Q+2) +: Q+2]), .hvb(hvb[%u*Q +: Q]), .hvw(hvw[%u*Q +: Q]),\n", q, q, q);
+    }
     fprintf(fp, "        .hout(hop[%u:%u]), .busy(st_busy[%u]), .dbg_slot(dbg_slot[%u:%u]));\n", s * pw + pw - 1, s * pw, s,
             (s + 1) * sh->p * sh->slw - 1, s * sh->p * sh->slw);
     if (!has_q)
