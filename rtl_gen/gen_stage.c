@@ -330,16 +330,27 @@ static void emit_decide(const stage_ctx *c, unsigned p)
      * (a finished item's address, key and stage are read by nobody): the
      * word's child bit then reaches only F_DONE and the exit, one LUT from
      * the block RAM. */
+    /* the next hop's bits each one kept LUT of drf, the word's valid bit and
+     * next hop bit, and the held one: the word passes one LUT to hout */
+    fprintf(fp,
+            "    wire [NB-1:0] nh%u;\n"
+            "    genvar gvn%u;\n"
+            "    generate\n"
+            "        for (gvn%u = 0; gvn%u < NB; gvn%u = gvn%u + 1) begin : g_nh%u\n"
+            "            lpm_mux2a k (.s(drf%u), .v(dw%u[WL_V]), .a(dw%u[WL_NH + gvn%u]), .b(dm%u[F_NH + gvn%u]),\n"
+            "                .o(nh%u[gvn%u]));\n"
+            "        end\n"
+            "    endgenerate\n",
+            p, p, p, p, p, p, p, p, p, p, p, p, p, p, p);
     fprintf(fp,
             "    wire fin%u = ~dw%u[WL_C] | ku%u;\n"
             "    reg [IW-1:0] it%u;\n"
             "    always @* begin\n"
             "        it%u = dm%u;\n"
+            "        it%u[F_NH +: NB] = nh%u;\n"
             "        if (drf%u) begin\n"
-            "            if (dw%u[WL_V]) begin\n"
+            "            if (dw%u[WL_V])\n"
             "                it%u[F_NHV] = 1'b1;\n"
-            "                it%u[F_NH +: NB] = dw%u[WL_NH +: NB];\n"
-            "            end\n"
             "            it%u[F_DONE] = fin%u;\n"
             "            it%u[F_STG +: SB] = tt%u;\n"
             "            it%u[F_ADDR +: AW] = x%u_a;\n"
@@ -385,6 +396,21 @@ static void emit_decide(const stage_ctx *c, unsigned p)
                 "    assign ex_v[%u] = out%u;\n"
                 "    assign ex_d[%u:%u] = {it%u[F_NH +: NB], it%u[F_NHV], it%u[F_TAG +: T]};\n",
                 p, p, p * sh->rdw + sh->rdw - 1, p * sh->rdw, p, p, p);
+    int bt_here = c->has_bt && !c->bt_early;
+    /* A bubble's address (bta) is a fifth input of the address bits: the
+     * choice among registers first, then one kept LUT takes the word's
+     * address bits (drf excludes a bubble), so they pass one LUT. */
+    if (bt_here)
+        fprintf(fp,
+                "    wire [AW-1:0] hq%u = dm%u[F_B] ? bta : dm%u[F_ADDR +: AW];\n"
+                "    wire [AW-1:0] ha%u;\n"
+                "    genvar gva%u;\n"
+                "    generate\n"
+                "        for (gva%u = 0; gva%u < AW; gva%u = gva%u + 1) begin : g_ha%u\n"
+                "            lpm_mux2 k (.s(drf%u), .a(x%u_a[gva%u]), .b(hq%u[gva%u]), .o(ha%u[gva%u]));\n"
+                "        end\n"
+                "    endgenerate\n",
+                p, p, p, p, p, p, p, p, p, p, p, p, p, p, p, p, p);
     fprintf(fp,
             "    reg [IW-1:0] hn%u;\n"
             "    always @* begin\n"
@@ -392,16 +418,17 @@ static void emit_decide(const stage_ctx *c, unsigned p)
             "        hn%u[F_V] = hv%u;\n"
             "        if (dm%u[F_B]) begin\n",
             p, p, p, p, p, p);
-    if (c->has_bt && !c->bt_early)
+    if (bt_here)
         fprintf(fp,
                 "            hn%u[F_WEN] = bte[0];\n"
-                "            hn%u[F_ADDR +: AW] = bta;\n"
                 "            hn%u[F_KEY +: WB] = bte[1 + AW +: WB];\n",
-                p, p, p);
+                p, p);
     /* F_WEN = valid & bubble & writes: the next stage's write enable is
      * this register (of registers: a bubble's valid bit is not the word's) */
+    fprintf(fp, "        end\n");
+    if (bt_here)
+        fprintf(fp, "        hn%u[F_ADDR +: AW] = ha%u;\n", p, p);
     fprintf(fp,
-            "        end\n"
             "        hn%u[F_WEN] = hn%u[F_WEN] & dm%u[F_V] & dm%u[F_B] & 1'b%u;\n"
             "    end\n"
             "    always @(posedge clk) begin\n"

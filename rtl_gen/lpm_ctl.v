@@ -40,6 +40,11 @@ endmodule
 module lpm_mux2 (input wire s, input wire a, input wire b, output wire o);
     assign o = s ? a : b;
 endmodule
+// (s & v) ? a : b
+(* keep_hierarchy *)
+module lpm_mux2a (input wire s, input wire v, input wire a, input wire b, output wire o);
+    assign o = (s & v) ? a : b;
+endmodule
 // s ? ~a : b
 (* keep_hierarchy *)
 module lpm_mux2n (input wire s, input wire a, input wire b, output wire o);
