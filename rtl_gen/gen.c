@@ -137,7 +137,7 @@ static int write_readme(const lpm_image *img, const lpm_rtl_shape *sh, const cha
             "| bub_data | %u | per stage s at s x %u: {word %u, address %u, write enable}; then {entry %u, index %u, write enable} for the DIT |\n"
             "| res_valid, res_tag, res_nhv, res_nh | %u lanes | results (next-hop index; res_nhv 0: no route), one lane per stage lane%s and one per issue lane (DIT answers) |\n"
             "| res_ready | 1 | every valid result lane gives its result in a cycle with res_ready high |\n"
-            "| busy | 1 | items in flight |\n\n",
+            "| busy | 1 | items in flight: registered, never low while an item is in flight; falls a few cycles (the depth of its OR tree, lpm_top.v) after the last one leaves or after the last req_valid or bub_valid |\n\n",
             sh->w, sh->w, sh->t, 1u << sh->t, sh->w, sh->kb, sh->bw, sh->bsw, sh->wb, sh->aw, sh->db, sh->xi, sh->l,
             sh->ring ? "" : " of the last stage");
     fprintf(fp,

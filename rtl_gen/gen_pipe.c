@@ -3,11 +3,26 @@
  * production ports only) and lpm_tb_top (the testbench wrapper with the
  * debug ports). */
 #include <stdio.h>
+#include <string.h>
 
 #include "rtl_gen_int.h"
 
+/* the pipeline's busy flags (lpm_pipe's bflag), each one register or two:
+ * the DIT window's two (decided entries, occupancy), a stage lane's held
+ * items (D each), the result lanes, the queues' "not empty" */
+static unsigned busy_flags(const lpm_rtl_shape *sh)
+{
+    return 2 + sh->n * sh->p * sh->d + sh->l + sh->nq;
+}
+
 static void emit_pipe_ports(FILE *fp, const lpm_rtl_shape *sh, int dbg, const char *name)
 {
+    int pipe = !strcmp(name, "lpm_pipe");
+    char last[64];
+    if (pipe)
+        snprintf(last, sizeof last, "output wire [%u:0] bflag%s", busy_flags(sh) - 1, dbg ? "," : "");
+    else
+        snprintf(last, sizeof last, "output wire busy%s", dbg ? "," : "");
     fprintf(fp,
             "module %s (\n"
             "    input  wire clk,\n"
@@ -24,9 +39,11 @@ static void emit_pipe_ports(FILE *fp, const lpm_rtl_shape *sh, int dbg, const ch
             "    output wire [%u:0] res_nhv,\n"
             "    output wire [%u:0] res_nh,\n"
             "    input  wire res_ready,\n"
-            "    output wire busy%s\n",
+            "    %s\n",
             name, sh->w - 1, sh->w - 1, sh->w * sh->t - 1, sh->w * sh->kb - 1, sh->bw - 1, sh->l - 1,
-            sh->l * sh->t - 1, sh->l - 1, sh->l * sh->nb - 1, dbg ? "," : "");
+            sh->l * sh->t - 1, sh->l - 1, sh->l * sh->nb - 1, last);
+    if (dbg && !pipe)
+        fprintf(fp, "    output wire dbg_busy_r,   // lpm_top's busy, for the testbench's check\n");
     if (dbg)
         fprintf(fp,
                 "    output wire [%u:0] dbg_slot,\n"
@@ -45,9 +62,50 @@ static void emit_pipe_ports(FILE *fp, const lpm_rtl_shape *sh, int dbg, const ch
 
 static const char *port_names[] = { "clk", "rst", "req_valid", "req_ready", "req_tag", "req_key", "bub_valid",
                                     "bub_ready", "bub_data", "res_valid", "res_tag", "res_nhv", "res_nh", "res_ready",
-                                    "busy" };
+                                    "bflag" };
 static const char *dbg_names[] = { "dbg_slot", "dbg_pop", "dbg_qn", "dbg_act", "dbg_wtok", "dbg_stall",
                                    "dbg_stall_stg", "dbg_exit", "dbg_exit_tag" };
+
+/* lpm_top's busy: the flags ORed by a tree of registers, pairs first (a
+ * flag is one or two registers), then fours, so each level is one LUT from
+ * registers. The tree lags the flags by its depth LV, so a request or
+ * bubble offered in the last LV cycles holds busy high too (nothing enters
+ * but by an offer): busy is never low while an item is in flight, and falls
+ * at most LV cycles after the last one leaves. */
+static void emit_busy_tree(FILE *fp, const lpm_rtl_shape *sh, const char *out)
+{
+    unsigned nf = busy_flags(sh), n = (nf + 1) / 2, lv = 1;
+    fprintf(fp,
+            "    // busy: the flags ORed by a tree of registers (pairs, then fours: one\n"
+            "    // LUT a level); it lags them by the depth, so an offer in as many\n"
+            "    // cycles before holds it high too (docs/cli-rtl.md, \"busy\")\n"
+            "    reg [%u:0] bz1;\n"
+            "    always @(posedge clk) begin\n",
+            n - 1);
+    for (unsigned i = 0; i < n; i++)
+        fprintf(fp, "        bz1[%u] <= ~rst & (|bflag[%u:%u]);\n", i, 2 * i + 1 < nf ? 2 * i + 1 : 2 * i, 2 * i);
+    fprintf(fp, "    end\n");
+    while (n > 1) {
+        unsigned m = (n + 3) / 4;
+        fprintf(fp, "    reg [%u:0] bz%u;\n    always @(posedge clk) begin\n", m - 1, lv + 1);
+        for (unsigned i = 0; i < m; i++)
+            fprintf(fp, "        bz%u[%u] <= ~rst & (|bz%u[%u:%u]);\n", lv + 1, i, lv, 4 * i + 3 < n ? 4 * i + 3 : n - 1,
+                    4 * i);
+        fprintf(fp, "    end\n");
+        n = m;
+        lv++;
+    }
+    unsigned rb = 1;
+    while ((1u << rb) <= lv)
+        rb++;
+    int early = sh->mutate == LPM_RTL_MUT_BUSY_EARLY;
+    fprintf(fp,
+            "    reg [%u:0] brc;   // cycles left of the last offer's hold\n"
+            "    always @(posedge clk)\n"
+            "        brc <= rst ? %u'd0 : ((|req_valid) | bub_valid) ? %u'd%u : brc - {%u'd0, brc != %u'd0};%s\n"
+            "    assign %s = bz%u[0] | (brc != %u'd0);\n",
+            rb - 1, rb, rb, early ? 1 : lv, rb - 1, rb, early ? " // planted fault: busy-early" : "", out, lv, rb);
+}
 
 static void emit_wrapper(FILE *fp, const lpm_rtl_shape *sh, int dbg)
 {
@@ -59,6 +117,7 @@ static void emit_wrapper(FILE *fp, const lpm_rtl_shape *sh, int dbg)
     if (!dbg)
         fprintf(fp, "    // the debug signals stay inside: nothing here drives or reads them\n"
                     "    /* verilator lint_off PINCONNECTEMPTY */\n");
+    fprintf(fp, "    wire [%u:0] bflag;\n", busy_flags(sh) - 1);
     fprintf(fp, "    lpm_pipe p (");
     for (size_t i = 0; i < sizeof port_names / sizeof port_names[0]; i++)
         fprintf(fp, "%s.%s(%s)", i ? ", " : "", port_names[i], port_names[i]);
@@ -71,6 +130,9 @@ static void emit_wrapper(FILE *fp, const lpm_rtl_shape *sh, int dbg)
     fprintf(fp, ");\n");
     if (!dbg)
         fprintf(fp, "    /* verilator lint_on PINCONNECTEMPTY */\n");
+    if (dbg) /* the exact busy for the testbenches' end of run, the registered one checked against it */
+        fprintf(fp, "    assign busy = |bflag;\n");
+    emit_busy_tree(fp, sh, dbg ? "dbg_busy_r" : "busy");
     fprintf(fp, "endmodule\n");
 }
 
@@ -90,8 +152,7 @@ static void emit_rlanes(FILE *fp, const lpm_rtl_shape *sh)
             "    generate\n"
             "        for (gl = 0; gl < L; gl = gl + 1) begin : g_rl\n"
             "            lpm_rlane #(.EX(RING != 0 && gl < NRL)) r (.clk(clk), .rst(rst), .push(rl_push[gl]), .pf(rl_pf[gl]), .pr(rl_pr[gl]),\n"
-            "                .pc(rl_pc[gl]),"
-            "                .din(rl_din[gl*RDW +: RDW]),"
+            "                .pc(rl_pc[gl]), .din(rl_din[gl*RDW +: RDW]),\n"
             "                .ready(res_ready), .valid(res_valid[gl]), .dout(rl_dout[gl*RDW +: RDW]), .room(rl_room[gl]));\n"
             "            assign res_tag[gl*T +: T] = rl_dout[gl*RDW +: T];\n"
             "            assign res_nhv[gl] = rl_dout[gl*RDW + T];\n"
@@ -135,8 +196,8 @@ static void emit_stage_inst(FILE *fp, const lpm_rtl_shape *sh, unsigned s)
         unsigned q = sh->ring ? (s + 1) % sh->n : 0; /* the queue it feeds */
         fprintf(fp, "        .hvc(hvc[%u*(Q+2) +: Q+2]), .hvb(hvb[%u*Q +: Q]), .hvw(hvw[%u*Q +: Q]),\n", q, q, q);
     }
-    fprintf(fp, "        .hout(hop[%u:%u]), .busy(st_busy[%u]), .dbg_slot(dbg_slot[%u:%u]));\n", s * pw + pw - 1, s * pw, s,
-            (s + 1) * sh->p * sh->slw - 1, s * sh->p * sh->slw);
+    fprintf(fp, "        .hout(hop[%u:%u]), .busy(st_busy[%u:%u]), .dbg_slot(dbg_slot[%u:%u]));\n", s * pw + pw - 1, s * pw,
+            (s + 1) * sh->p * sh->d - 1, s * sh->p * sh->d, (s + 1) * sh->p * sh->slw - 1, s * sh->p * sh->slw);
     if (!has_q)
         fprintf(fp, "    assign dbg_pop[%u:%u] = %u'd0;\n", s * sh->p + sh->p - 1, s * sh->p, sh->p);
 }
@@ -246,15 +307,15 @@ static void emit_pipe(FILE *fp, const lpm_rtl_shape *sh)
             "    wire [N*%u-1:0] hop;\n"
             "    wire [NQ*(Q+2)-1:0] hvc;   // per queue: copies of the valid bit of the hop into its stage\n"
             "    wire [NQ*Q-1:0] hvb, hvw;   // (ring) its parts: valid = hvc | hvb & hvw for an entry's copy\n"
-            "    wire [N-1:0] st_busy;\n"
-            "    wire ctl_busy;\n",
+            "    wire [N*%u-1:0] st_busy;\n"
+            "    wire [1:0] ctl_busy;\n",
             sh->p > 1 ? "    wire [NQ-1:0] qn2;\n"
                       : "    /* verilator lint_off UNUSEDSIGNAL */ // one lane: the second entry is never taken\n"
                         "    wire [NQ-1:0] qn2;\n    /* verilator lint_on UNUSEDSIGNAL */\n",
             sh->nq > 1 ? "    /* verilator lint_off UNUSEDSIGNAL */ // only queue 0 holds bubbles\n"
                          "    wire [NQ-1:0] qhw;\n    /* verilator lint_on UNUSEDSIGNAL */\n"
                        : "    wire [NQ-1:0] qhw;\n",
-            pw, pw);
+            pw, pw, sh->p * sh->d);
     if (sh->n >= 3) /* stages 0..N-3: the bubble number each decides (the next one's bubble table read) */
         fprintf(fp, "    wire [%u:0] bt_rn;\n", (sh->n - 2) * sh->bqb - 1);
     fprintf(fp,
@@ -306,7 +367,7 @@ static void emit_pipe(FILE *fp, const lpm_rtl_shape *sh)
         emit_stage_inst(fp, sh, s);
     emit_rlanes(fp, sh);
     emit_copy(fp, sh);
-    fprintf(fp, "    assign busy = ctl_busy | (|st_busy) | (|res_valid) | (|qnz);\nendmodule\n");
+    fprintf(fp, "    assign bflag = {qnz, res_valid, st_busy, ctl_busy};\nendmodule\n");
 }
 
 int lpm_rtl_emit_pipe(const lpm_rtl_shape *sh, const char *dir, const char *header, lpm_err *err)

@@ -18,7 +18,8 @@ static unsigned at_least1(unsigned v)
     return v ? v : 1;
 }
 
-static const char *const mut_names[LPM_RTL_MUT_COUNT] = { "none", "queue-order", "queue-capacity", "bubble-address", "swap-early" };
+static const char *const mut_names[LPM_RTL_MUT_COUNT] = { "none", "queue-order", "queue-capacity", "bubble-address", "swap-early",
+                                                                  "busy-early" };
 
 const char *lpm_rtl_mutation_name(int m)
 {

@@ -67,11 +67,11 @@ static void emit_ports(const stage_ctx *c)
                 "    output wire [Q-1:0] hvw,\n");
     fprintf(fp,
             "    output reg  [%u:0] hout,\n"
-            "    output wire busy,\n"
+            "    output wire [%u:0] busy,   // the lanes' items held and in the hop register (lpm_top's busy)\n"
             "    output wire [%u:0] dbg_slot\n"
             ");\n"
             "`include \"lpm_item.vh\"\n",
-            sh->p * sh->iw - 1, sh->p * sh->slw - 1);
+            sh->p * sh->iw - 1, sh->p * sh->d - 1, sh->p * sh->slw - 1);
 }
 
 /* Step 2: a passing item takes its lane; idle lanes take the queue's head
@@ -497,17 +497,18 @@ static void emit_stage(FILE *fp, const lpm_image *img, const lpm_rtl_shape *sh, 
         emit_hold(&c, p);
     for (unsigned p = 0; p < sh->p; p++)
         emit_decide(&c, p);
-    /* a bubble is out of the pipeline once it has held the last stage (the simulator's count of items in flight) */
-    fprintf(fp, "    assign busy = 1'b0");
-    for (unsigned p = 0; p < sh->p; p++) {
-        for (unsigned d = 1; d < sh->d; d++)
+    /* a bubble is out of the pipeline once it has held the last stage (the
+     * simulator's count of items in flight); one flag a register or two */
+    fprintf(fp, "    assign busy = {");
+    for (unsigned p = sh->p; p-- > 0;) {
+        fprintf(fp, "%shout[%u]", p + 1 < sh->p ? ", " : "", p * sh->iw + sh->f_v);
+        for (unsigned d = sh->d; --d >= 1;)
             if (s + 1 == sh->n)
-                fprintf(fp, " | (m%u_%u[F_V] & ~m%u_%u[F_B])", p, d, p, d);
+                fprintf(fp, ", m%u_%u[F_V] & ~m%u_%u[F_B]", p, d, p, d);
             else
-                fprintf(fp, " | m%u_%u[F_V]", p, d);
-        fprintf(fp, " | hout[%u]", p * sh->iw + sh->f_v);
+                fprintf(fp, ", m%u_%u[F_V]", p, d);
     }
-    fprintf(fp, ";\nendmodule\n");
+    fprintf(fp, "};\nendmodule\n");
 }
 
 int lpm_rtl_emit_stages(const lpm_image *img, const lpm_rtl_shape *sh, const char *dir, const char *header,

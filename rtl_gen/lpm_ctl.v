@@ -138,7 +138,7 @@ module lpm_ctl (
     input  wire [W-1:0]       drl_room,
     output reg  [W-1:0]       dex_v,
     output reg  [W*RDW-1:0]   dex_d,
-    output wire               busy,
+    output wire [1:0]         busy,       // flags: entries decided last cycle, the window holds one
     output reg  [W*2-1:0]     dbg_act,
     output reg  [W*WTW-1:0]   dbg_wtok,
     output reg  [1:0]         dbg_stall,
@@ -647,13 +647,6 @@ module lpm_ctl (
             end
             // fn - tk + incoming, one-hot: the master copy and one per group
             wire iv = pv[D-1][0];
-            reg [C:0] fh_d;
-            integer fi;
-            always @* begin
-                for (fi = 0; fi <= C; fi = fi + 1)
-                    fh_d[fi] = ((tk[0] == iv) && fh[fi]) || (!tk[0] && iv && fi > 0 && fh[fi > 0 ? fi - 1 : 0]) ||
-                               (tk[0] && !iv && fi < C && fh[fi < C ? fi + 1 : 0]);
-            end
             // "the push writes its stage", registered with the push (the
             // queue's head-writes flag then one LUT from registers)
             reg [NQ-1:0] pww;
@@ -662,10 +655,11 @@ module lpm_ctl (
                 for (wq = 0; wq < NQ; wq = wq + 1)
                     pww[wq] <= ~rst & qres_n[wq*WNB] & vb & vw[F_B] & vw[F_WEN];
             assign qpush_w = pww;
-            // the copies' next state in their own LUT: (tk == iv) ? fh : fhx,
-            // fhx the level moved by one (up with an incoming entry)
+            // the next state (tk == iv) ? fh : fhx, fhx the level moved by one
+            // (up with an incoming entry); each copy takes it in its own LUT
             wire [C+2:0] fhw = {1'b0, fh, 1'b0};
             wire [C:0] fhx;
+            wire [C:0] fh_d = (tk[0] == iv) ? fh : fhx;
             genvar gk, gc;
             for (gk = 0; gk <= C; gk = gk + 1) begin : g_fx
                 assign fhx[gk] = iv ? fhw[gk] : fhw[gk + 2];
@@ -744,5 +738,5 @@ module lpm_ctl (
         else
             bseq <= bseq + {{(BQB-1){1'b0}}, bub_take};
     end
-    assign busy = wt[0] || tk != {SN{1'b0}};
+    assign busy = {tk != {SN{1'b0}}, wt[0]};
 endmodule

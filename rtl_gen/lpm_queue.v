@@ -23,8 +23,8 @@
 // its clock enable is ~(pass & th[i]) (th[i] implies nz), and its data is
 // the entry behind it when that one is held, else the push (which lands
 // there when it lands at all). Each group of G bits of an entry has its own
-// enable LUT (lpm_nand2; lpm_ce3 on a ring: a hierarchy of its own so that synthesis keeps the
-// copies: a net from one LUT to 58 flip-flops spread over the stage's
+// enable LUT (lpm_nand2; lpm_ce3 on a ring: a hierarchy of its own so that
+// synthesis keeps the copies: a net from one LUT to 58 flip-flops spread over the stage's
 // datapath costs more than the clock period), and the thermometers take pass
 // in their last LUT (lpm_pmux): every path is register -> at most two LUTs
 // -> register, and pass -> one LUT -> register.

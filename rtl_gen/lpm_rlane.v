@@ -9,6 +9,7 @@
 // it holds nothing older (dout = v0 ? e0 : xd) and stores it at the end of
 // that cycle unless it is popped: the same cycles as storing it at the push,
 // without the entries' load choice after the word.
+
 // the lane's room: ~(n1 | xf | xr & ~c), reset to 1, through its own LUT
 (* keep_hierarchy *)
 module lpm_rffroom (input wire clk, input wire rst, input wire n1, input wire xf, input wire xr, input wire c,
@@ -36,7 +37,8 @@ module lpm_rlane #(parameter EX = 0) (
     input  wire           push,
     // push = (pf | pr & ~pc) & room, in parts for the room's last LUT: a
     // ring stage's exit (finished whatever the word, read here, the word's
-    // child bit: EX = 1); elsewhere pf = push
+    // child bit: EX = 1); elsewhere push = pf & room (a DIT answer's pf is
+    // the dispatcher's decision, which took the room already)
     input  wire           pf,
     /* verilator lint_off UNUSEDSIGNAL */ // EX = 0: push = pf
     input  wire           pr,

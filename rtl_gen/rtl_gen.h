@@ -16,6 +16,7 @@ enum lpm_rtl_mutation {
     LPM_RTL_MUT_QUEUE_CAP,      /* the dispatcher's credit allows one entry more than the queue holds */
     LPM_RTL_MUT_BUBBLE_ADDR,    /* a bubble writes stage 1 at the address after the one it carries */
     LPM_RTL_MUT_SWAP_EARLY,     /* a swap bubble does not wait for the bubbles in flight (shadow-copy images) */
+    LPM_RTL_MUT_BUSY_EARLY,     /* lpm_top's registered busy holds an offer one cycle, not the tree's depth */
     LPM_RTL_MUT_COUNT
 };
 

@@ -393,6 +393,11 @@ static int cycle(const tb_cfg &c, tb_state &s)
         s.vcd->dump(2 * s.t + 2);
 #endif
     s.t++;
+    // lpm_top's registered busy may stay high longer, never fall early
+    if (top->busy && !top->dbg_busy_r) {
+        fprintf(stderr, "tb: cycle %" PRIu64 ": the registered busy is low while items are in flight\n", s.t);
+        return -1;
+    }
     if (s.src_done && !top->busy)
         return 1;
     if (s.t > s.limit) {

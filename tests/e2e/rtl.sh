@@ -8,7 +8,8 @@
 # queue 32 (routeviews IPv4 with the real LINX update trace), a linear
 # pipeline with update bubbles (LINX IPv6) and two ports. Four planted
 # faults (queue order, queue capacity, bubble write address, a swap that
-# does not wait for the bubbles before it) must make verify fail; images
+# does not wait for the bubbles before it) must make verify fail, and a
+# fifth (lpm_top's registered busy falling early) the testbench's check; images
 # with a shadow copy take rebuilds (fence, drain, swap) in the stream
 # (tiny tables, and the routeviews ring with one rebuild); Icarus Verilog
 # must give the Verilator results (with
@@ -180,6 +181,15 @@ fault queue-order "ring, queue 4" --image "$W/tr.lpi" --trace "$W/tiny.trace" --
 fault queue-capacity "ring, queue 4" --image "$W/tr.lpi" --trace "$W/tiny.trace" --queue 4
 fault bubble-address "linear, with updates" --image "$W/tl.lpi" --trace "$W/tiny.trace" --queue 4 \
   --updates "$W/tl.bub" --update-rate 700000
+# lpm_top's registered busy is not in the cycle log: the testbench checks it against the exact flag
+"$BIN" rtl verify --image "$W/tr.lpi" --trace "$W/tiny.trace" --queue 4 --load 0.3 --mutate busy-early \
+  >"$T/mut.out" 2>"$T/mut.err"
+rc=$?
+if [ $rc -eq 1 ] && grep -q 'the registered busy is low while items are in flight' "$T/mut.err"; then
+  echo "planted fault busy-early (ring, load 0.3): caught: $(grep -o 'cycle [0-9]*: the registered busy[^$]*' "$T/mut.err" | head -1)"
+else
+  bad "planted fault busy-early: verify exit $rc, not caught by the testbench's busy check"
+fi
 
 # ---- shadow copies: rebuilds as bubble streams into the inactive copy, then a swap ----
 # (docs/microarchitecture.md 3.1: fence, drain, swap; the RTL's DIT select and counters)

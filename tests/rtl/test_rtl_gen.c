@@ -184,6 +184,10 @@ START_TEST(generate_deterministic)
     o.mutate = LPM_RTL_MUT_BUBBLE_ADDR;
     ck_assert_int_eq(lpm_rtl_generate(img, "t.lpi", &o, d2, &err), LPM_OK);
     ck_assert(contains(d2, "lpm_stage_00.v", "planted fault: bubble-address"));
+    o.mutate = LPM_RTL_MUT_BUSY_EARLY;
+    ck_assert_int_eq(lpm_rtl_generate(img, "t.lpi", &o, d2, &err), LPM_OK);
+    ck_assert(contains(d2, "lpm_top.v", "planted fault: busy-early"));
+    ck_assert(contains(d2, "lpm_tb_top.v", "planted fault: busy-early")); /* the testbench checks this copy */
     ck_assert_int_eq(lpm_rtl_mutation_of("queue-order"), LPM_RTL_MUT_QUEUE_ORDER);
     ck_assert_int_eq(lpm_rtl_mutation_of("nonsense"), -1);
     char cmd[128];
