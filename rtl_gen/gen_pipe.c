@@ -1,7 +1,7 @@
 /* The pipeline's wiring: lpm_pipe (control, DIT, queues, stages, result
  * lanes, and the debug signals the testbenches log), lpm_top (the
- * production ports only) and lpm_tb_top (the testbench wrapper with the
- * debug ports). */
+ * production ports only, and busy's register tree) and lpm_tb_top (the
+ * testbench wrapper with the debug ports and both busy flags). */
 #include <stdio.h>
 #include <string.h>
 
