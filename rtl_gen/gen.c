@@ -28,7 +28,7 @@ static int write_hex(const char *dir, const char *name, unsigned lo, unsigned bi
 }
 
 /* NAME.hex (the whole words: lpmpipe image hex's files) and, for a memory
- * held as parts (lpm_rtl_emit_mem), NAME_part_K.hex; memories.txt gets a
+ * held as parts (lpm_rtl_emit_mem_re), NAME_part_K.hex; memories.txt gets a
  * line "NAME DEPTH WIDTH PART_WIDTHS..." (scripts/synth-memories.sh). */
 static int write_memory(FILE *lst, const char *dir, const char *name, uint64_t depth, unsigned width,
                         const lpm_image *img, int stage, lpm_err *err)

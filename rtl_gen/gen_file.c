@@ -33,12 +33,6 @@ int lpm_rtl_close(FILE *fp, const char *dir, const char *name, lpm_err *err)
     return LPM_OK;
 }
 
-void lpm_rtl_emit_mem(FILE *fp, const char *base, uint64_t depth, unsigned width, unsigned nrd, const char *waddr,
-                      const char *wdata, const char *raddr, const char *rdata)
-{
-    lpm_rtl_emit_mem_re(fp, base, depth, width, nrd, waddr, wdata, raddr, rdata, NULL);
-}
-
 void lpm_rtl_emit_mem_re(FILE *fp, const char *base, uint64_t depth, unsigned width, unsigned nrd, const char *waddr,
                          const char *wdata, const char *raddr, const char *rdata, const char *re)
 {

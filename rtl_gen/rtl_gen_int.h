@@ -22,13 +22,10 @@ void lpm_rtl_emit_next(FILE *fp, const lpm_image *img, const lpm_rtl_shape *sh, 
                        unsigned fab, const char *rem, const char *bp, const char *tsel, int any, unsigned t0);
 /* A memory with one write port (we, waddr, wdata) and nrd read ports
  * (address raddr, word rdata: printf formats of the port number), every one
- * on the rising edge, read enable = not write enable, contents from
- * base.hex. A word that tiles block RAM badly (lpm_fpga_split) is held as
- * parts side by side, each from base_part_K.hex (gen.c writes them). */
-void lpm_rtl_emit_mem(FILE *fp, const char *base, uint64_t depth, unsigned width, unsigned nrd, const char *waddr,
-                      const char *wdata, const char *raddr, const char *rdata);
-/* the same with the read enable a named wire (re, the inverse of we computed
- * from registers by its own LUT) instead of "not we" */
+ * on the rising edge, contents from base.hex. The read enable: re ("1'b1":
+ * every cycle; a named wire; NULL: not we). A word that tiles block RAM
+ * badly (lpm_fpga_split) is held as parts side by side, each from
+ * base_part_K.hex (gen.c writes them). */
 void lpm_rtl_emit_mem_re(FILE *fp, const char *base, uint64_t depth, unsigned width, unsigned nrd, const char *waddr,
                          const char *wdata, const char *raddr, const char *rdata, const char *re);
 int lpm_rtl_emit_dit(const lpm_image *img, const lpm_rtl_shape *sh, const char *dir, const char *header, lpm_err *err);
