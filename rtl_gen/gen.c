@@ -125,6 +125,7 @@ static int write_readme(const lpm_image *img, const lpm_rtl_shape *sh, const cha
                 "| lpm_item.vh | every width and item field position of this instance |\n"
                 "| lpm_tb_top.v, tb.cpp, tb_cfg.h, ready.h | the Verilator testbench `lpmpipe rtl verify` runs |\n"
                 "| tb_icarus.v, tb_cfg.vh | the Icarus Verilog testbench |\n"
+                "| lpm_ice40_brams.txt, lpm_ice40_brams_map.v | the iCE40 block RAM library of `make gate` and `lpmpipe rtl synth` (whole-word writes, no write mask; not part of the design) |\n"
                 "| Makefile | `make lint`, `make tb` (Verilator), `make icarus` |\n\n");
     fprintf(fp,
             "## Ports of lpm_top\n\n"
@@ -191,8 +192,9 @@ static int write_makefile(const lpm_rtl_shape *sh, const char *dir, const char *
             "\t$(IVERILOG) -g2005 -I. -o $@ -s tb_icarus $(TB_SRCS) tb_icarus.v\n\n"
             "# the gate-level check: the Yosys iCE40 netlist under Icarus with the cell models\n"
             "gate: gate.vvp\n\n"
-            "gate.v: $(TB_SRCS) lpm_item.vh\n"
-            "\tyosys -q -l gate_yosys.log -p 'read_verilog -I. $(TB_SRCS); synth_ice40 -top lpm_tb_top; write_verilog -noattr gate.v'\n\n"
+            "gate.v: $(TB_SRCS) lpm_item.vh lpm_ice40_brams.txt lpm_ice40_brams_map.v\n"
+            "\tyosys -q -l gate_yosys.log -p 'read_verilog -I. $(TB_SRCS); " LPM_RTL_ICE40_SYNTH("lpm_tb_top")
+            "; write_verilog -noattr gate.v'\n\n"
             "gate.vvp: gate.v tb_icarus.v tb_cfg.vh\n"
             "\t$(IVERILOG) -g2012 -DNO_ICE40_DEFAULT_ASSIGNMENTS -I. -o $@ -s tb_icarus gate.v tb_icarus.v \\\n"
             "\t    $(YOSYS_DAT)/ice40/cells_sim.v\n");
@@ -243,6 +245,8 @@ int lpm_rtl_generate(const lpm_image *img, const char *name, const lpm_rtl_opts 
         { "lpm_ctl.v", "//", lpm_rtl_lpm_ctl_v },   { "lpm_queue.v", "//", lpm_rtl_lpm_queue_v },
         { "lpm_rlane.v", "//", lpm_rtl_lpm_rlane_v }, { "tb.cpp", "//", lpm_rtl_tb_cpp },
         { "tb_icarus.v", "//", lpm_rtl_tb_icarus_v }, { "ready.h", "//", lpm_rtl_ready_h },
+        { "lpm_ice40_brams.txt", "#", lpm_rtl_lpm_ice40_brams_txt },
+        { "lpm_ice40_brams_map.v", "//", lpm_rtl_lpm_ice40_brams_map_v },
     };
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
         if ((rc = write_text(dir, fixed[i].name, header, fixed[i].cm, fixed[i].text, err)))

@@ -53,7 +53,18 @@ int lpm_rtl_generate(const lpm_image *img, const char *name, const lpm_rtl_opts 
 
 /* The embedded fixed texts (rtl_gen/lpm_ctl.v, ..., sim/ready.h). */
 extern const char lpm_rtl_lpm_ctl_v[], lpm_rtl_lpm_queue_v[], lpm_rtl_lpm_rlane_v[], lpm_rtl_tb_cpp[],
-    lpm_rtl_tb_icarus_v[], lpm_rtl_ready_h[];
+    lpm_rtl_tb_icarus_v[], lpm_rtl_ready_h[], lpm_rtl_lpm_ice40_brams_txt[], lpm_rtl_lpm_ice40_brams_map_v[];
+
+/* Yosys's iCE40 flow for a top module (a string literal), as rtl synth and
+ * the gate-level check run it: synth_ice40 with the block RAMs mapped first
+ * by the generated folder's lpm_ice40_brams.txt and lpm_ice40_brams_map.v
+ * (whole-word writes: the write enable on WCLKE, no mask), then by Yosys's
+ * own library, whose write mask passes an inverter LUT, only where its
+ * masks save a block. */
+#define LPM_RTL_ICE40_SYNTH(top)                                                                           \
+    "synth_ice40 -top " top " -run :map_ram; memory_libmap -lib lpm_ice40_brams.txt -lib +/ice40/brams.txt; " \
+    "techmap -map lpm_ice40_brams_map.v -map +/ice40/brams_map.v; ice40_braminit; "                          \
+    "synth_ice40 -top " top " -run map_ffram:"
 
 const char *lpm_rtl_mutation_name(int m);
 /* LPM_RTL_MUT_* of a name, or -1. */

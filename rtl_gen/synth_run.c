@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rtl_gen.h"
 #include "rtl_run.h"
 
 /* KEY's number in a generated file: "#define TB_KEY 4u" (tb_cfg.h) or
@@ -152,7 +153,23 @@ int lpm_synth_write_shells(const char *dir, const lpm_synth_shape *s, lpm_err *e
             "    end\n"
             "endmodule\n",
             depth, wb, wb - 1, depth - 1, wb - 1, ab - 1, wb - 2, ab - 1, ab);
-    return fclose(fp) ? lpm_err_set(err, LPM_EFAIL, "%s: write failed", path) : LPM_OK;
+    if (fclose(fp))
+        return lpm_err_set(err, LPM_EFAIL, "%s: write failed", path);
+    /* LPM_RTL_ICE40_SYNTH's block RAM library, written again: a folder made
+     * by an older lpmpipe may lack it */
+    const struct { const char *name, *text; } lib[] = {
+        { "lpm_ice40_brams.txt", lpm_rtl_lpm_ice40_brams_txt },
+        { "lpm_ice40_brams_map.v", lpm_rtl_lpm_ice40_brams_map_v },
+    };
+    for (size_t i = 0; i < sizeof lib / sizeof lib[0]; i++) {
+        lpm_rtl_fmt(path, sizeof path, "%s/%s", dir, lib[i].name);
+        if (!(fp = fopen(path, "w")))
+            return lpm_err_set(err, LPM_EFAIL, "%s: cannot write", path);
+        int bad = fputs(lib[i].text, fp) < 0;
+        if (fclose(fp) || bad)
+            return lpm_err_set(err, LPM_EFAIL, "%s: write failed", path);
+    }
+    return LPM_OK;
 }
 
 static int yosys(const char *dir, const char *script, const char *log)
@@ -271,13 +288,13 @@ int lpm_synth_ice40(const char *dir, double freq, unsigned seeds, lpm_synth_fig 
     char srcs[8192], script[9000], note[512];
     if (sources(dir, &s, srcs, sizeof srcs))
         return lpm_err_set(err, LPM_EINPUT, "%s: too many stages", dir);
-    lpm_rtl_fmt(script, sizeof script, "%s; synth_ice40 -top synth_shell -json synth_ice40.json; tee -q -o synth_ice40.stat stat",
+    lpm_rtl_fmt(script, sizeof script, "%s; " LPM_RTL_ICE40_SYNTH("synth_shell") " -json synth_ice40.json; tee -q -o synth_ice40.stat stat",
                 srcs);
     if ((rc = yosys(dir, script, "synth_ice40.log")))
         return lpm_err_set(err, LPM_EFAIL, "yosys synth_ice40 failed (exit %d): see %s/synth_ice40.log", rc, dir);
-    if ((rc = yosys(dir, "read_verilog bare_loop.v; synth_ice40 -top bare_loop -json bare_loop.json", "bare_loop.log")))
+    if ((rc = yosys(dir, "read_verilog bare_loop.v; " LPM_RTL_ICE40_SYNTH("bare_loop") " -json bare_loop.json", "bare_loop.log")))
         return lpm_err_set(err, LPM_EFAIL, "yosys synth_ice40 (bare loop) failed (exit %d): see %s/bare_loop.log", rc, dir);
-    if ((rc = yosys(dir, "read_verilog datapath_only.v; synth_ice40 -top datapath_only -json datapath_only.json",
+    if ((rc = yosys(dir, "read_verilog datapath_only.v; " LPM_RTL_ICE40_SYNTH("datapath_only") " -json datapath_only.json",
                     "datapath_only.log")))
         return lpm_err_set(err, LPM_EFAIL, "yosys synth_ice40 (datapath alone) failed (exit %d): see %s/datapath_only.log",
                            rc, dir);

@@ -134,7 +134,8 @@ START_TEST(generate_deterministic)
     static const char *files[] = { "lpm_top.v", "lpm_tb_top.v", "lpm_pipe.v", "lpm_ctl.v", "lpm_queue.v",
                                    "lpm_rlane.v", "lpm_dit.v", "lpm_item.vh", "lpm_stage_00.v", "lpm_stage_04.v",
                                    "stage_00.hex", "dit.hex", "README.md", "Makefile", "tb.cpp", "tb_cfg.h", "ready.h",
-                                   "tb_icarus.v", "tb_cfg.vh", "memories.txt" };
+                                   "tb_icarus.v", "tb_cfg.vh", "memories.txt", "lpm_ice40_brams.txt",
+                                   "lpm_ice40_brams_map.v" };
     char p1[256], p2[256];
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         snprintf(p1, sizeof p1, "%s/%s", d1, files[i]);
