@@ -15,9 +15,10 @@ static unsigned busy_flags(const lpm_rtl_shape *sh)
     return 2 + sh->n * sh->p * sh->d + sh->l + sh->nq;
 }
 
-static void emit_pipe_ports(FILE *fp, const lpm_rtl_shape *sh, int dbg, const char *name)
+/* pipe: lpm_pipe's ports, which end in the busy flags (bflag) that the tops
+ * fold into busy */
+static void emit_pipe_ports(FILE *fp, const lpm_rtl_shape *sh, int dbg, int pipe, const char *name)
 {
-    int pipe = !strcmp(name, "lpm_pipe");
     char last[64];
     if (pipe)
         snprintf(last, sizeof last, "output wire [%u:0] bflag%s", busy_flags(sh) - 1, dbg ? "," : "");
@@ -113,7 +114,7 @@ static void emit_wrapper(FILE *fp, const lpm_rtl_shape *sh, int dbg)
         fprintf(fp, "// The testbench wrapper: lpm_pipe with the signals the cycle log needs.\n");
     else
         fprintf(fp, "// The pipeline: ports and latency in README.md.\n");
-    emit_pipe_ports(fp, sh, dbg, dbg ? "lpm_tb_top" : "lpm_top");
+    emit_pipe_ports(fp, sh, dbg, 0, dbg ? "lpm_tb_top" : "lpm_top");
     if (!dbg)
         fprintf(fp, "    // the debug signals stay inside: nothing here drives or reads them\n"
                     "    /* verilator lint_off PINCONNECTEMPTY */\n");
@@ -279,7 +280,7 @@ static void emit_pipe(FILE *fp, const lpm_rtl_shape *sh)
 {
     unsigned w = sh->w, pw = sh->p * sh->iw;
     fprintf(fp, "// The pipeline with its debug signals: lpm_top and lpm_tb_top wrap it.\n");
-    emit_pipe_ports(fp, sh, 1, "lpm_pipe");
+    emit_pipe_ports(fp, sh, 1, 1, "lpm_pipe");
     fprintf(fp,
             "`include \"lpm_item.vh\"\n"
             "    wire dit_we, bt_we, bub_ok;\n"
