@@ -24,6 +24,7 @@ module tb_icarus;
     wire [TB_L*TB_NB-1:0]  res_nh;
     reg                    res_ready;
     wire                   busy;
+    wire                   busy_r;   // lpm_top's registered busy (lpm_tb_top's dbg_busy_r)
     wire [TB_L-1:0]        dbg_exit;
     wire [TB_L*TB_T-1:0]   dbg_exit_tag;
 
@@ -31,7 +32,7 @@ module tb_icarus;
         .req_key(req_key), .bub_valid(bub_valid), .bub_ready(bub_ready), .bub_data(bub_data),
         .res_valid(res_valid), .res_tag(res_tag), .res_nhv(res_nhv), .res_nh(res_nh), .res_ready(res_ready),
         .busy(busy), .dbg_slot(), .dbg_pop(), .dbg_qn(), .dbg_act(), .dbg_wtok(), .dbg_stall(), .dbg_stall_stg(),
-        .dbg_exit(dbg_exit), .dbg_exit_tag(dbg_exit_tag));
+        .dbg_exit(dbg_exit), .dbg_exit_tag(dbg_exit_tag), .dbg_busy_r(busy_r));
 
     reg [TB_KB-1:0] keys [0:MAXK-1];
     reg [63:0]      arr [0:MAXK-1];
@@ -157,6 +158,9 @@ module tb_icarus;
             #1 clk = 1'b1;
             #1;
             t = t + 1;
+            // lpm_top's registered busy may stay high longer, never fall early (as tb.cpp)
+            if (busy && !busy_r)
+                $fatal(1, "tb_icarus: cycle %0d: the registered busy is low while items are in flight", t);
             if (src_done && !busy)
                 go = 1'b0;
         end
