@@ -201,17 +201,6 @@ static int write_makefile(const lpm_rtl_shape *sh, const char *dir, const char *
     return lpm_rtl_close(fp, dir, "Makefile", err);
 }
 
-static int write_text(const char *dir, const char *name, const char *header, const char *cm, const char *text,
-                      lpm_err *err)
-{
-    FILE *fp;
-    int rc = lpm_rtl_open(&fp, dir, name, header, cm, err);
-    if (rc)
-        return rc;
-    fputs(text, fp);
-    return lpm_rtl_close(fp, dir, name, err);
-}
-
 int lpm_rtl_generate(const lpm_image *img, const char *name, const lpm_rtl_opts *o, const char *dir, lpm_err *err)
 {
     lpm_rtl_shape sh;
@@ -245,12 +234,12 @@ int lpm_rtl_generate(const lpm_image *img, const char *name, const lpm_rtl_opts 
         { "lpm_ctl.v", "//", lpm_rtl_lpm_ctl_v },   { "lpm_queue.v", "//", lpm_rtl_lpm_queue_v },
         { "lpm_rlane.v", "//", lpm_rtl_lpm_rlane_v }, { "tb.cpp", "//", lpm_rtl_tb_cpp },
         { "tb_icarus.v", "//", lpm_rtl_tb_icarus_v }, { "ready.h", "//", lpm_rtl_ready_h },
-        { "lpm_ice40_brams.txt", "#", lpm_rtl_lpm_ice40_brams_txt },
-        { "lpm_ice40_brams_map.v", "//", lpm_rtl_lpm_ice40_brams_map_v },
     };
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
-        if ((rc = write_text(dir, fixed[i].name, header, fixed[i].cm, fixed[i].text, err)))
+        if ((rc = lpm_rtl_write_text(dir, fixed[i].name, header, fixed[i].cm, fixed[i].text, err)))
             return rc;
+    if ((rc = lpm_rtl_write_ice40_lib(dir, header, err)))
+        return rc;
     if ((rc = write_cfg(&sh, dir, header, err)) || (rc = write_readme(img, &sh, dir, header, err)))
         return rc;
     return write_makefile(&sh, dir, header, err);

@@ -33,6 +33,23 @@ int lpm_rtl_close(FILE *fp, const char *dir, const char *name, lpm_err *err)
     return LPM_OK;
 }
 
+int lpm_rtl_write_text(const char *dir, const char *name, const char *header, const char *cm, const char *text,
+                       lpm_err *err)
+{
+    FILE *fp;
+    int rc = lpm_rtl_open(&fp, dir, name, header, cm, err);
+    if (rc)
+        return rc;
+    fputs(text, fp);
+    return lpm_rtl_close(fp, dir, name, err);
+}
+
+int lpm_rtl_write_ice40_lib(const char *dir, const char *header, lpm_err *err)
+{
+    int rc = lpm_rtl_write_text(dir, "lpm_ice40_brams.txt", header, "#", lpm_rtl_lpm_ice40_brams_txt, err);
+    return rc ? rc : lpm_rtl_write_text(dir, "lpm_ice40_brams_map.v", header, "//", lpm_rtl_lpm_ice40_brams_map_v, err);
+}
+
 void lpm_rtl_emit_mem_re(FILE *fp, const char *base, uint64_t depth, unsigned width, unsigned nrd, const char *waddr,
                          const char *wdata, const char *raddr, const char *rdata, const char *re)
 {

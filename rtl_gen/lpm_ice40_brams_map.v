@@ -22,8 +22,11 @@ module $__LPM_ICE40_RAM4K_ (...);
     function [1:0] mode(input integer width);
         mode = width == 16 ? 2'd0 : width == 8 ? 2'd1 : width == 4 ? 2'd2 : 2'd3;
     endfunction
-    function integer cell_bit(input integer i, input integer width);
-        cell_bit = i % 2 * 8 + i / 2 % 2 * 4 + i / 4 % 2 * 2 + i / 8 % 2 + (width == 4 ? 1 : width == 2 ? 3 : 0);
+    function integer rev4(input integer i);
+        rev4 = i % 2 * 8 + i / 2 % 2 * 4 + i / 4 % 2 * 2 + i / 8 % 2;
+    endfunction
+    function integer off(input integer width);
+        off = width == 4 ? 1 : width == 2 ? 3 : 0;
     endfunction
     function [255:0] slice_init(input [3:0] idx);
         integer i;
@@ -41,12 +44,13 @@ module $__LPM_ICE40_RAM4K_ (...);
     genvar j, k;
     generate
         for (j = 0; j < PORT_R_WIDTH; j = j + 1) begin : g_rd
-            assign PORT_R_RD_DATA[j] = RDATA[cell_bit(j, PORT_R_WIDTH)];
+            assign PORT_R_RD_DATA[j] = RDATA[rev4(j) + off(PORT_R_WIDTH)];
         end
-        // every cell bit driven: the data bit that sits there, or 0
+        // every cell bit driven: the data bit that sits there (rev4 is its
+        // own inverse), or 0
         for (k = 0; k < 16; k = k + 1) begin : g_wr
-            if (k - cell_bit(0, PORT_W_WIDTH) >= 0 && (k - cell_bit(0, PORT_W_WIDTH)) % (16 / PORT_W_WIDTH) == 0)
-                assign WDATA[k] = PORT_W_WR_DATA[cell_bit(k - cell_bit(0, PORT_W_WIDTH), 16)];
+            if (k >= off(PORT_W_WIDTH) && (k - off(PORT_W_WIDTH)) % (16 / PORT_W_WIDTH) == 0)
+                assign WDATA[k] = PORT_W_WR_DATA[rev4(k - off(PORT_W_WIDTH))];
             else
                 assign WDATA[k] = 1'b0;
         end

@@ -11,6 +11,12 @@
  * comment marker cm ("//", "#"; NULL: no header). */
 int lpm_rtl_open(FILE **fp, const char *dir, const char *name, const char *header, const char *cm, lpm_err *err);
 int lpm_rtl_close(FILE *fp, const char *dir, const char *name, lpm_err *err);
+/* DIR/NAME: the header as lpm_rtl_open writes it, then text. */
+int lpm_rtl_write_text(const char *dir, const char *name, const char *header, const char *cm, const char *text,
+                       lpm_err *err);
+/* The block RAM library of LPM_RTL_ICE40_SYNTH (lpm_ice40_brams.txt,
+ * lpm_ice40_brams_map.v), into DIR. */
+int lpm_rtl_write_ice40_lib(const char *dir, const char *header, lpm_err *err);
 
 /* lpm_item.vh: the shape's numbers as localparams. */
 void lpm_rtl_emit_item_vh(FILE *fp, const lpm_rtl_shape *sh);

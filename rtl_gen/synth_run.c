@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rtl_gen.h"
+#include "rtl_gen_int.h"
 #include "rtl_run.h"
 
 /* KEY's number in a generated file: "#define TB_KEY 4u" (tb_cfg.h) or
@@ -157,19 +157,7 @@ int lpm_synth_write_shells(const char *dir, const lpm_synth_shape *s, lpm_err *e
         return lpm_err_set(err, LPM_EFAIL, "%s: write failed", path);
     /* LPM_RTL_ICE40_SYNTH's block RAM library, written again: a folder made
      * by an older lpmpipe may lack it */
-    const struct { const char *name, *text; } lib[] = {
-        { "lpm_ice40_brams.txt", lpm_rtl_lpm_ice40_brams_txt },
-        { "lpm_ice40_brams_map.v", lpm_rtl_lpm_ice40_brams_map_v },
-    };
-    for (size_t i = 0; i < sizeof lib / sizeof lib[0]; i++) {
-        lpm_rtl_fmt(path, sizeof path, "%s/%s", dir, lib[i].name);
-        if (!(fp = fopen(path, "w")))
-            return lpm_err_set(err, LPM_EFAIL, "%s: cannot write", path);
-        int bad = fputs(lib[i].text, fp) < 0;
-        if (fclose(fp) || bad)
-            return lpm_err_set(err, LPM_EFAIL, "%s: write failed", path);
-    }
-    return LPM_OK;
+    return lpm_rtl_write_ice40_lib(dir, NULL, err);
 }
 
 static int yosys(const char *dir, const char *script, const char *log)
