@@ -124,7 +124,7 @@ fi
 if [ "$MODE" != quick ]; then
   if command -v yosys >/dev/null && command -v nextpnr-ice40 >/dev/null; then
     # 1 of 2 points, about a minute (Yosys for xc7, then iCE40 place and route): results-rtl.md section 2;
-    # the linear point and long/rtl-bram-doc (about two minutes each) run only in the long set
+    # the linear point, long/rtl-bram-doc and long/rtl-synth-shape-doc (about two minutes each) run only in the long set
     run long/rtl-synth-doc "design=11 routes, ring 4, D 2, W 1, queue 4"
     exps+=(--exp rtl-synth-doc)
   else
