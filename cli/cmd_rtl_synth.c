@@ -90,8 +90,9 @@ static void print_json(const char *dir, const lpm_synth_shape *s, const lpm_synt
     double fm, bm, ratio = fmax_ratio(f, &fm, &bm);
     printf("\"ice40\":{\"device\":\"hx8k-ct256\",\"placed\":%s,\"logic_cells\":%ld,\"logic_cells_total\":%ld,"
            "\"bram4k\":%ld,\"bram4k_total\":%ld,\"seeds\":%u,\"fmax_mhz\":%.2f,\"bare_bram_loop_fmax_mhz\":%.2f,"
-           "\"ratio\":%.3f",
-           f->placed ? "true" : "false", f->lc, f->lc_total, f->ram, f->ram_total, f->seeds, fm, bm, ratio);
+           "\"bare_loop_words\":%u,\"bare_loop_bits\":%u,\"ratio\":%.3f",
+           f->placed ? "true" : "false", f->lc, f->lc_total, f->ram, f->ram_total, f->seeds, fm, bm, s->max_depth, s->wb,
+           ratio);
     print_seeds("fmax_mhz_seeds", f->fmax, f->placed ? f->seeds : 0);
     print_seeds("bare_fmax_mhz_seeds", f->bare_fmax, f->bare_placed ? f->seeds : 0);
     double dm, dratio = datapath_ratio(f, bm, &dm);
@@ -128,7 +129,8 @@ static void print_table(const char *dir, const lpm_synth_shape *s, const lpm_syn
     char what[64];
     snprintf(what, sizeof what, f->seeds > 1 ? "post-route Fmax (median, %u seeds)" : "post-route Fmax (nextpnr)",
              f->seeds);
-    printf("  %-34s %.2f MHz pipeline, %.2f MHz bare BRAM read loop, ratio %.3f\n", what, fm, bm, ratio);
+    printf("  %-34s %.2f MHz pipeline, %.2f MHz bare BRAM read loop (%u x %u bits), ratio %.3f\n", what, fm, bm,
+           s->max_depth, s->wb, ratio);
     double dm, dratio = datapath_ratio(f, bm, &dm);
     if (f->dp_placed)
         printf("  %-34s %.2f MHz (%ld logic cells), ratio %.3f to the bare loop\n", "  its datapath alone (no control)", dm,

@@ -19,7 +19,7 @@ W=$(mktemp -d /tmp/lpmpipe-e2e-synth.XXXXXX)
 trap 'rm -rf "$W"' EXIT
 FIB="$ROOT/reports/data/rtl-tiny.fib"
 
-"$BIN" map --fib "$FIB" --stages 4 --stride 2 --initial-stride 4 -o "$W/r.lpi" >/dev/null || bad "map ring"
+"$BIN" map --fib "$FIB" --stages 4 --stride 2 --initial-stride 4 -o "$W/r.lpi" >"$W/r.map.txt" || bad "map ring"
 "$BIN" map --fib "$FIB" --arch linear --mapping level --stride 4 --initial-stride 4 -o "$W/l.lpi" >/dev/null ||
   bad "map linear"
 "$BIN" rtl --image "$W/r.lpi" -o "$W/r2" --queue 4 >/dev/null || bad "rtl ring"
@@ -27,8 +27,8 @@ FIB="$ROOT/reports/data/rtl-tiny.fib"
 "$BIN" rtl --image "$W/r.lpi" -o "$W/p2" --queue 4 --ports 2 --issue-width 2 >/dev/null || bad "rtl ring, 2 ports"
 
 "$BIN" rtl synth "$W/r2" --seeds 1 --json >"$W/r2.json" || bad "rtl synth ring: exit $?"
-python3 - "$W/r2.json" <<'EOF' || bad "rtl synth ring: figures (above)"
-import json, sys
+python3 - "$W/r2.json" "$W/r.map.txt" "$W/r2" <<'EOF' || bad "rtl synth ring: figures (above)"
+import glob, json, re, sys
 d = json.load(open(sys.argv[1]))
 i = d["ice40"]
 assert i["placed"] and i["datapath_placed"], i
@@ -38,6 +38,11 @@ for k in ("fmax_mhz", "bare_bram_loop_fmax_mhz", "datapath_fmax_mhz"):
 assert abs(i["ratio"] - i["fmax_mhz"] / i["bare_bram_loop_fmax_mhz"]) < 0.001, i
 assert abs(i["datapath_ratio"] - i["datapath_fmax_mhz"] / i["bare_bram_loop_fmax_mhz"]) < 0.001, i
 assert i["datapath_fmax_mhz_seeds"] == [i["datapath_fmax_mhz"]], i
+# the bare loop's memory is the largest stage memory: its words from the memory files, its width
+# from the map's summary ("stage memories  N words x B bits")
+words = max(sum(1 for _ in open(f)) for f in glob.glob(sys.argv[3] + "/stage_*.hex"))
+bits = int(re.search(r"stage memories .* x (\d+) bits", open(sys.argv[2]).read()).group(1))
+assert (i["bare_loop_words"], i["bare_loop_bits"]) == (words, bits), (words, bits, i)
 # no control: fewer logic cells than the design it is drawn from
 assert 0 < i["datapath_logic_cells"] < i["logic_cells"], i
 EOF
