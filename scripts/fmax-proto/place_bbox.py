@@ -27,7 +27,7 @@ def main():
             m = re.match(r"X(\d+)/Y(\d+)", w[2])
             if not m:
                 continue
-            key = next((p.search(w[0]).group(0) for p in pats if p.search(w[0])), "other")
+            key = next((hit.group(0) for hit in (p.search(w[0]) for p in pats) if hit), "other")
             if w[1] == "ICESTORM_RAM":
                 key += " (block RAM)"
             parts[key].append((int(m.group(1)), int(m.group(2))))
