@@ -4,7 +4,8 @@
 # then nextpnr-ice40 --hx8k --package ct256 seeds 1..K as rtl synth runs them;
 # prints each seed's post-route Fmax and the median. Not a design: nothing is
 # simulated. The ring's prototype is proto.v (the default), the linear
-# pipeline's proto_linear.v (-f FILE; its top module is the file's name);
+# pipeline's proto_linear.v, or proto_linear_credit.v under other linear
+# rules (-f FILE; its top module is the file's name);
 # -keep DIR keeps the logs (each seed's critical path report) in DIR.
 #   scripts/fmax-proto/run.sh [-k K] [-keep DIR] [-f FILE] [-set NAME VALUE ...]
 #   e.g. scripts/fmax-proto/run.sh -set STEP 3 -set LANEX 1 -set EARLY 2
