@@ -18,7 +18,7 @@ while :; do
     -k) K=$2; shift 2 ;;
     -keep) KEEP=$2; shift 2 ;;
     -f) FILE=$(readlink -f "$2"); shift 2 ;;
-    -h|--help) sed -n 2,11p "$0"; exit 0 ;;
+    -h|--help) sed -n 2,12p "$0"; exit 0 ;;
     *) break ;;
   esac
 done
