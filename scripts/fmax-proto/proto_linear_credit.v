@@ -24,6 +24,9 @@
 //   thermometer, a LUT a bit from registers, so the pipeline never stalls
 //   and needs no riders; DIT answers ride every stage like a done lookup.
 //
+// Measured (seeds 1-10, bare loop 235.96): RAWW 1, CLAG 1, BTZ 1, BUBR 1, FTH 1,
+// RST 1, CPY 1: 218.15 MHz (0.925); the same with other netlist orders and
+// parameters 0.888-0.938 (docs/rtl-fmax-history.md).
 // Variants (scripts/fmax-proto/run.sh -f scripts/fmax-proto/proto_linear_credit.v -set NAME VALUE):
 //   RST = 1:  synchronous reset (a register bit) on every control register
 //   BUB = 0:  no bubbles at all (no DIT write, no bubble tables): what the
@@ -50,6 +53,13 @@
 //             one LUT a bit, no carry chain) and each occupancy bit the fetch
 //             decision's choice between two LUTs of registers (kept), so the
 //             fetch is two LUTs from every register it reaches
+//   RAWA = 1: (RAWW) the next address made before the register as the bare
+//             loop makes it (block RAM -> one LUT -> flip-flop -> block RAM),
+//             the other fields after it
+//   CPY = 1:  (CLAG, FTH) a copy of the fetch decision (its own LUT) per 8
+//             occupancy bits and one for the pointer, and register copies of
+//             the registered acceptance and leaving per 8 credit bits (same
+//             cycles)
 // The small cells copy proto_linear.v's on purpose (each file is one
 // place-and-route input).
 (* keep_hierarchy *)
@@ -83,8 +93,8 @@ module plc_skid #(parameter RDW = 12) (input wire clk, input wire rst, input wir
     always @(posedge clk) begin
         if (l0) e0 <= v1 ? e1 : xd;
         if (l1) e1 <= xd;
-        v0 <= ~rst & (n != 2'd0);
-        v1 <= ~rst & n[1];
+        v0 <= rst ? 1'b0 : (n != 2'd0);
+        v1 <= rst ? 1'b0 : n[1];
     end
 endmodule
 (* keep_hierarchy *)
@@ -107,7 +117,7 @@ module plc_thn #(parameter K = 0, F = 32, INIT = 0) (input wire clk, input wire 
         q <= rst ? (INIT != 0) : (u & ~d) ? up : (d & ~u) ? dn : t[K];
 endmodule
 
-module proto_linear_credit #(parameter N = 7, AW = 7, WB = 10, RST = 0, BUB = 1, DITX = 0, POPR = 0, RAWW = 0, CLAG = 0, BTZ = 0, BUBR = 0, FTH = 0, F = 32)
+module proto_linear_credit #(parameter N = 7, AW = 7, WB = 10, RST = 0, BUB = 1, DITX = 0, POPR = 0, RAWW = 0, CLAG = 0, BTZ = 0, BUBR = 0, FTH = 0, F = 32, CPY = 0, RAWA = 0)
   (input wire clk, input wire din, output reg dout);
     // the item: ADDR, KEY, STG, TAG, NH, NHV, DN, B, V; then a bubble's write
     // for the stage it enters next: WEN, WA, WD
@@ -144,18 +154,20 @@ module proto_linear_credit #(parameter N = 7, AW = 7, WB = 10, RST = 0, BUB = 1,
     wire cpop;
     generate if (POPR) begin : g_popr
         reg r = 1'b0;
-        always @(posedge clk) r <= ~rst & pop;
+        always @(posedge clk) r <= rst ? 1'b0 : pop;
         assign cpop = r;
     end else begin : g_pop
         assign cpop = pop;
     end endgenerate
     generate if (CLAG) begin : g_clag
-        reg ar = 1'b0, pr = 1'b0;
-        always @(posedge clk) begin ar <= ~rst & acc; pr <= ~rst & pop; end
+        localparam NC = CPY ? (F + 7) / 8 + 1 : 1;
+        reg [NC-1:0] ar = 0, pr = 0;
+        always @(posedge clk) begin ar <= rst ? {NC{1'b0}} : {NC{acc}}; pr <= rst ? {NC{1'b0}} : {NC{pop}}; end
         for (g = 0; g < F; g = g + 1) begin : g_cth
-            plc_thn #(.K(g), .F(F), .INIT(1)) t (.clk(clk), .rst(rst), .u(pr), .d(ar), .t(cth), .q(cth[g]));
+            plc_thn #(.K(g), .F(F), .INIT(1)) t (.clk(clk), .rst(rst), .u(pr[CPY ? g / 8 : 0]), .d(ar[CPY ? g / 8 : 0]),
+                .t(cth), .q(cth[g]));
         end
-        plc_thn #(.K(2), .F(F), .INIT(1)) t_rdy (.clk(clk), .rst(rst), .u(pr), .d(ar), .t(cth), .q(rdy));
+        plc_thn #(.K(2), .F(F), .INIT(1)) t_rdy (.clk(clk), .rst(rst), .u(pr[NC-1]), .d(ar[NC-1]), .t(cth), .q(rdy));
     end else begin : g_cnow
         for (g = 0; g < F; g = g + 1) begin : g_cth
             plc_thn #(.K(g), .F(F), .INIT(1)) t (.clk(clk), .rst(rst), .u(cpop), .d(acc), .t(cth), .q(cth[g]));
@@ -191,14 +203,14 @@ module proto_linear_credit #(parameter N = 7, AW = 7, WB = 10, RST = 0, BUB = 1,
     reg pv = 1'b0, pb = 1'b0;
     reg [KW-1:0] pk; reg [TW-1:0] pt; reg [BTW-1:0] pw;
     always @(posedge clk) begin
-        pv <= ~rst & acc; pb <= ~rst & bub_valid;
+        pv <= rst ? 1'b0 : acc; pb <= rst ? 1'b0 : bub_valid;
         pk <= req_rest; pt <= bub_valid ? bseq : req_tag; pw <= bub_w[0];
     end
     // DITX: the word registered first (and the side registers with it)
     wire [17:0] dw; wire xv, xb; wire [KW-1:0] xk; wire [TW-1:0] xt; wire [BTW-1:0] xw;
     generate if (DITX) begin : g_dx
         reg [17:0] r; reg rv = 1'b0, rb = 1'b0; reg [KW-1:0] rk; reg [TW-1:0] rt; reg [BTW-1:0] rw;
-        always @(posedge clk) begin r <= dw0; rv <= ~rst & pv; rb <= ~rst & pb; rk <= pk; rt <= pt; rw <= pw; end
+        always @(posedge clk) begin r <= dw0; rv <= rst ? 1'b0 : pv; rb <= rst ? 1'b0 : pb; rk <= pk; rt <= pt; rw <= pw; end
         assign dw = r; assign xv = rv; assign xb = rb; assign xk = rk; assign xt = rt; assign xw = rw;
     end else begin : g_dn
         assign dw = dw0; assign xv = pv; assign xb = pb; assign xk = pk; assign xt = pt; assign xw = pw;
@@ -213,9 +225,9 @@ module proto_linear_credit #(parameter N = 7, AW = 7, WB = 10, RST = 0, BUB = 1,
         ent[H0 +: 5] <= dw[15:11];
         ent[HV] <= ~xb & dw[16];
         ent[DN] <= ~xb & dw[10];
-        ent[B] <= ~rst & xb;
-        ent[V] <= ~rst & (xv | xb);
-        ent[WE] <= ~rst & xb & xw[0];
+        ent[B] <= rst ? 1'b0 : xb;
+        ent[V] <= rst ? 1'b0 : (xv | xb);
+        ent[WE] <= rst ? 1'b0 : xb & xw[0];
         ent[WA0 +: AW] <= xw[1 +: AW];
         ent[WD0 +: WB] <= xw[1 + AW +: WB];
     end
@@ -247,7 +259,7 @@ module proto_linear_credit #(parameter N = 7, AW = 7, WB = 10, RST = 0, BUB = 1,
         reg [IW-1:0] cd = 0; reg drf = 1'b0;
         always @(posedge clk) begin
             cd <= c;
-            drf <= ~rst & c[V] & ~c[B] & ~c[DN] & (c[S0 +: 3] == s);
+            drf <= rst ? 1'b0 : c[V] & ~c[B] & ~c[DN] & (c[S0 +: 3] == s);
         end
         // the next item from the held one (xc), the read flag (xr) and the words (xw, xb)
         wire [IW-1:0] xc; wire xr; wire [WB-1:0] xw; wire [BTW-1:0] xb;
@@ -260,7 +272,7 @@ module proto_linear_credit #(parameter N = 7, AW = 7, WB = 10, RST = 0, BUB = 1,
             o[DN] = xc[DN] | (xr & ~xw[WB-1]);
             o[HV] = xc[HV] | (xr & xw[WB-2]);
             o[H0 +: 5] = (xr & xw[WB-2]) ? xw[WB-3 -: 5] : xc[H0 +: 5];
-            o[V] = ~rst & xc[V];
+            o[V] = xc[V];
             o[WE] = BTZ ? xb[0] : ~rst & xc[V] & xc[B] & xb[0];
             o[WA0 +: AW] = xb[1 +: AW];
             o[WD0 +: WB] = xb[1 + AW +: WB];
@@ -268,14 +280,22 @@ module proto_linear_credit #(parameter N = 7, AW = 7, WB = 10, RST = 0, BUB = 1,
         if (RAWW) begin : g_raw
             // the words into flip-flops as they come; the item made after them
             reg [IW-1:0] hc = 0; reg hr = 1'b0; reg [WB-1:0] hw; reg [BTW-1:0] hb;
-            always @(posedge clk) begin hc <= cd; hr <= drf; hw <= rd; hb <= btw; end
+            reg [AW-1:0] ha;
+            always @(posedge clk) begin
+                hc <= cd; hr <= drf; hw <= rd; hb <= btw;
+                if (rst) hc[V] <= 1'b0;
+                ha <= drf ? {rd[AW-3:0], cd[K0 +: 2]} : cd[A0 +: AW];
+            end
             assign xc = hc; assign xr = hr; assign xw = hw; assign xb = hb;
-            assign hin[s + 1] = o;
+            assign hin[s + 1] = RAWA ? {o[IW-1:A0 + AW], ha} : o;
             assign obs_st[s*IW +: IW] = hc ^ {hw, hb};
         end else begin : g_item
             assign xc = cd; assign xr = drf; assign xw = rd; assign xb = btw;
             reg [IW-1:0] oq = 0;
-            always @(posedge clk) oq <= o;
+            always @(posedge clk) begin
+                oq <= o;
+                if (rst) oq[V] <= 1'b0;
+            end
             assign hin[s + 1] = oq;
             assign obs_st[s*IW +: IW] = oq;
         end
@@ -283,7 +303,7 @@ module proto_linear_credit #(parameter N = 7, AW = 7, WB = 10, RST = 0, BUB = 1,
             // the result, registered for the FIFO's write port
             reg rw = 1'b0; reg [RDW-1:0] rdat;
             always @(posedge clk) begin
-                rw <= ~rst & xc[V] & ~xc[B];
+                rw <= rst ? 1'b0 : xc[V] & ~xc[B];
                 rdat <= {o[H0 +: 5], o[HV], xc[T0 +: TW]};
             end
             assign fw = rw; assign fd = rdat;
@@ -295,10 +315,16 @@ module proto_linear_credit #(parameter N = 7, AW = 7, WB = 10, RST = 0, BUB = 1,
     wire [F-1:0] oth;                       // entries written and not fetched: oth[k] = more than k
     wire v0, v1, xfv;
     wire fetch;
+    localparam NF = CPY ? (F + 7) / 8 + 1 : 1;
+    wire [NF-1:0] fc;                       // copies of fetch: the pointer's, then per 8 occupancy bits
     generate if (FTH) begin : g_fk
-        plc_fetch kf (.n(oth[0]), .v0(v0), .v1(v1), .xv(xfv), .o(fetch));
+        for (g = 0; g < NF; g = g + 1) begin : g_c
+            plc_fetch kf (.n(oth[0]), .v0(v0), .v1(v1), .xv(xfv), .o(fc[g]));
+        end
+        assign fetch = fc[0];
     end else begin : g_fl
         assign fetch = oth[0] & ~(v1 | (v0 & xfv));
+        assign fc = {NF{fetch}};
     end endgenerate
     reg fv = 1'b0;
     assign xfv = fv;
@@ -313,7 +339,7 @@ module proto_linear_credit #(parameter N = 7, AW = 7, WB = 10, RST = 0, BUB = 1,
         always @(posedge clk) begin
             wp <= rst ? 5'd1 : wn;
             rp <= rst ? 5'd1 : rn;
-            fv <= ~rst & fetch;
+            fv <= rst ? 1'b0 : fetch;
         end
         for (g = 0; g < F; g = g + 1) begin : g_oth
             wire up = (g == 0) ? 1'b1 : oth[(g > 0) ? g - 1 : 0];
@@ -321,16 +347,16 @@ module proto_linear_credit #(parameter N = 7, AW = 7, WB = 10, RST = 0, BUB = 1,
             wire a, b, n;
             plc_mux2 ma (.s(fw), .a(oth[g]), .b(dn), .o(a));   // a fetch
             plc_mux2 mb (.s(fw), .a(up), .b(oth[g]), .o(b));   // none
-            plc_mux2 mn (.s(fetch), .a(a), .b(b), .o(n));
+            plc_mux2 mn (.s(fc[CPY ? 1 + g / 8 : 0]), .a(a), .b(b), .o(n));
             reg q = 1'b0;
-            always @(posedge clk) q <= ~rst & n;
+            always @(posedge clk) q <= rst ? 1'b0 : n;
             assign oth[g] = q;
         end
     end else begin : g_fpl
         always @(posedge clk) begin
             wp <= rst ? {FP{1'b0}} : wp + {{(FP-1){1'b0}}, fw};
             rp <= rst ? {FP{1'b0}} : rp + {{(FP-1){1'b0}}, fetch};
-            fv <= ~rst & fetch;
+            fv <= rst ? 1'b0 : fetch;
         end
         for (g = 0; g < F; g = g + 1) begin : g_oth
             plc_thn #(.K(g), .F(F), .INIT(0)) t (.clk(clk), .rst(rst), .u(fw), .d(fetch), .t(oth), .q(oth[g]));

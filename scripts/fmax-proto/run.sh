@@ -3,9 +3,10 @@
 # "2026-12-02"): Yosys synth_ice40 of a prototype with the parameters given,
 # then nextpnr-ice40 --hx8k --package ct256 seeds 1..K as rtl synth runs them;
 # prints each seed's post-route Fmax and the median. Not a design: nothing is
-# simulated. The ring's prototype is proto.v (the default), the linear
-# pipeline's proto_linear.v, or proto_linear_credit.v under other linear
-# rules (-f FILE; its top module is the file's name);
+# simulated. The ring's prototype is proto.v (the default; proto_ring_bub.v
+# with bubbles and reset), the linear pipeline's proto_linear.v
+# (proto_linear_bub.v), or proto_linear_credit.v under other linear rules
+# (-f FILE; its top module is the file's name);
 # -keep DIR keeps the logs (each seed's critical path report) in DIR.
 #   scripts/fmax-proto/run.sh [-k K] [-keep DIR] [-f FILE] [-set NAME VALUE ...]
 #   e.g. scripts/fmax-proto/run.sh -set STEP 3 -set LANEX 1 -set EARLY 2
@@ -18,7 +19,7 @@ while :; do
     -k) K=$2; shift 2 ;;
     -keep) KEEP=$2; shift 2 ;;
     -f) FILE=$(readlink -f "$2"); shift 2 ;;
-    -h|--help) sed -n 2,12p "$0"; exit 0 ;;
+    -h|--help) sed -n 2,13p "$0"; exit 0 ;;
     *) break ;;
   esac
 done
