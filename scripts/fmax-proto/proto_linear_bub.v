@@ -4,6 +4,10 @@
 // proto_linear.v's quoted figures keep their netlist. Measured (seeds 1-10,
 // bare loop 235.96): proto_linear.v's best set (STEP 3, LANEX 2, DCH 7, THL 1,
 // FHL 1, DITR 1, RON 1, WREG 1) with BUB 1 and RST 1: 204.11 MHz (0.865).
+//   D3 = 1: D = 3 under today's rules: the block RAM word and the held item
+//           registered once more before the decision, the DIT word once more
+//           before the window, the bubble tables read a cycle later from the
+//           held item's registers (timing only)
 // Timing-only prototype of the LINEAR pipeline's D = 2 control, built from
 // the datapath up like proto.v (the ring's): 7 stages, 1 lane, 59-bit items,
 // queue 0 only (Q = 4, first-word-fall-through), a 2:1 choice at stage 0
@@ -230,7 +234,7 @@ module pl_rlanex #(parameter RDW = 12, DCH = 0) (input wire clk, input wire rst,
 endmodule
 
 module proto_linear_bub #(parameter STEP = 1, N = 7, IW = 59, AW = 7, WB = 10, Q = 4,
-                      LANEX = 0, CEREG = 0, NOANS = 0, ANSQ = 0, OLDCRED = 0, RQREG = 0, PVC = 0, DCH = 0, STG = 0, THL = 0, DITR = 0, RON = 0, FHL = 0, WREG = 0, BUB = 0, RST = 0)
+                      LANEX = 0, CEREG = 0, NOANS = 0, ANSQ = 0, OLDCRED = 0, RQREG = 0, PVC = 0, DCH = 0, STG = 0, THL = 0, DITR = 0, RON = 0, FHL = 0, WREG = 0, BUB = 0, RST = 0, D3 = 0)
   (input wire clk, input wire din, output reg dout);
     localparam V = IW - 1, DN = IW - 2, NHV = IW - 3, NH = IW - 8, TG = IW - 14;
     localparam NT = ANSQ ? 1 : 2;   // dispatch targets: queue 0, the DIT answers' lane
@@ -260,7 +264,13 @@ module proto_linear_bub #(parameter STEP = 1, N = 7, IW = 59, AW = 7, WB = 10, Q
         wire [31:0] r;
         pl_sram #(.AW(4), .WB(16)) d0 (.clk(clk), .wen(sh[IW-1]), .ren(1'b1), .a(sh[3:0]), .wd(sh[19:4]), .rd(r[15:0]));
         pl_sram #(.AW(4), .WB(16)) d1 (.clk(clk), .wen(sh[IW-1]), .ren(1'b1), .a(sh[3:0]), .wd({13'd0, sh[22:20]}), .rd(r[31:16]));
-        assign dw = r[18:0];
+        if (D3) begin : g_dq
+            reg [18:0] q;
+            always @(posedge clk) q <= r[18:0];   // (D3) the DIT word registered before the window
+            assign dw = q;
+        end else begin : g_dn
+            assign dw = r[18:0];
+        end
     end else begin : g_dit
         (* ram_style = "block" *) reg [18:0] dit [0:15];
         reg [18:0] dwr;
@@ -566,20 +576,6 @@ module proto_linear_bub #(parameter STEP = 1, N = 7, IW = 59, AW = 7, WB = 10, Q
         end else begin : g_m
             pl_sram #(.AW(AW), .WB(WB)) m (.clk(clk), .wen(wen), .ren(ren), .a(c[AW-1:0]), .wd(c[AW +: WB]), .rd(rd));
         end
-        // (BUB) stage s+1's bubble table, read here at the bubble's number
-        // (anything else reads a word never written: zero), its word
-        // straight into the hop's write fields
-        if (BUB && s + 1 < N) begin : g_bt
-            wire [6:0] ba = c[B] ? {1'b0, c[TG +: 6]} : 7'h7f;
-            wire [31:0] bw;
-            pl_bsram b0 (.clk(clk), .wen(btk), .ra(ba), .wa({1'b0, bseq}), .wd(sh[115:100] ^ {16{s[0]}}), .rd(bw[15:0]));
-            pl_bsram b1 (.clk(clk), .wen(btk), .ra(ba), .wa({1'b0, bseq}), .wd({14'd0, sh[117:116]}), .rd(bw[31:16]));
-            reg we_r = 1'b0; reg [AW-1:0] wa_r; reg [WB-1:0] wd_r;
-            always @(posedge clk) begin we_r <= rst ? 1'b0 : bw[0]; wa_r <= bw[1 +: AW]; wd_r <= bw[1 + AW +: WB]; end
-            assign hwe[s] = we_r; assign hwa[s] = wa_r; assign hwd[s] = wd_r;
-        end else begin : g_nbt
-            assign hwe[s] = 1'b0; assign hwa[s] = {AW{1'b0}}; assign hwd[s] = {WB{1'b0}};
-        end
         reg [IW-1:0] cd; reg drf = 1'b0;
         reg lkr = 1'b0;                            // (BUB) a lookup (not a bubble) holds the stage
         assign wrn[s] = cd[V] & cd[0];
@@ -589,20 +585,49 @@ module proto_linear_bub #(parameter STEP = 1, N = 7, IW = 59, AW = 7, WB = 10, Q
             drf <= rst ? 1'b0 : cvl & ~c[DN] & ~(BUB && c[B]) & (!STG || c[AW + 3 +: 3] == s);
             lkr <= rst ? 1'b0 : c[V] & ~(BUB && c[B]);
         end
+        // (BUB) stage s+1's bubble table, read here at the bubble's number
+        // (anything else reads a word never written: zero), its word
+        // straight into the hop's write fields
+        if (BUB && s + 1 < N) begin : g_bt
+            // (D3) read a cycle later, from the held item's registers
+            wire [6:0] ba = D3 ? (cd[B] ? {1'b0, cd[TG +: 6]} : 7'h7f) : c[B] ? {1'b0, c[TG +: 6]} : 7'h7f;
+            wire [31:0] bw;
+            pl_bsram b0 (.clk(clk), .wen(btk), .ra(ba), .wa({1'b0, bseq}), .wd(sh[115:100] ^ {16{s[0]}}), .rd(bw[15:0]));
+            pl_bsram b1 (.clk(clk), .wen(btk), .ra(ba), .wa({1'b0, bseq}), .wd({14'd0, sh[117:116]}), .rd(bw[31:16]));
+            reg we_r = 1'b0; reg [AW-1:0] wa_r; reg [WB-1:0] wd_r;
+            always @(posedge clk) begin we_r <= rst ? 1'b0 : bw[0]; wa_r <= bw[1 +: AW]; wd_r <= bw[1 + AW +: WB]; end
+            assign hwe[s] = we_r; assign hwa[s] = wa_r; assign hwd[s] = wd_r;
+        end else begin : g_nbt
+            assign hwe[s] = 1'b0; assign hwa[s] = {AW{1'b0}}; assign hwd[s] = {WB{1'b0}};
+        end
+        // (D3) D = 3: the block RAM word and the held item registered once
+        // more before the decision
+        wire [IW-1:0] cdx; wire drfx, lkx; wire [WB-1:0] rdx;
+        if (D3) begin : g_d3
+            reg [IW-1:0] c2; reg d2 = 1'b0, l2 = 1'b0; reg [WB-1:0] r2;
+            always @(posedge clk) begin
+                c2 <= cd; r2 <= rd;
+                d2 <= rst ? 1'b0 : drf; l2 <= rst ? 1'b0 : lkr;
+                if (rst) c2[V] <= 1'b0;
+            end
+            assign cdx = c2; assign drfx = d2; assign rdx = r2; assign lkx = l2;
+        end else begin : g_d2
+            assign cdx = cd; assign drfx = drf; assign rdx = rd; assign lkx = lkr;
+        end
         // t+1: the word's bits, one LUT each, into the hop register
-        wire lk = (BUB && s == N - 1) ? lkr : cd[V];
-        wire child = rd[WB-1], wv = rd[WB-2];
-        wire [4:0] wnh = rd[WB-3 -: 5];
-        wire fn = (lk & cd[DN]) | (drf & ~child);
+        wire lk = (BUB && s == N - 1) ? lkx : cdx[V];
+        wire child = rdx[WB-1], wv = rdx[WB-2];
+        wire [4:0] wnh = rdx[WB-3 -: 5];
+        wire fn = (lk & cdx[DN]) | (drfx & ~child);
         reg [IW-1:0] o;
         wire ov;
         always @* begin
-            o = cd;
-            o[AW-1:2] = rd[AW-3:0];
+            o = cdx;
+            o[AW-1:2] = rdx[AW-3:0];
             o[V] = ov;
             o[DN] = fn;
-            o[NHV] = cd[NHV] | (drf & wv);
-            o[NH +: 5] = (drf & wv) ? wnh : cd[NH +: 5];
+            o[NHV] = cdx[NHV] | (drfx & wv);
+            o[NH +: 5] = (drfx & wv) ? wnh : cdx[NH +: 5];
         end
         reg [IW-1:0] oq;
         always @(posedge clk) oq <= o;
@@ -644,7 +669,7 @@ module proto_linear_bub #(parameter STEP = 1, N = 7, IW = 59, AW = 7, WB = 10, Q
                         .ready(rr), .valid(vv), .dout(vd), .v0(lv0), .v1(lv1));
                 end else begin : g_l
                     assign lxv = 1'b0;
-                    pl_rlane #(.RDW(RDW), .DCH((DCH & 4) != 0)) rl (.clk(clk), .rst(rst), .push(out), .din({o[NH +: 5], o[NHV], cd[TG +: 6]}),
+                    pl_rlane #(.RDW(RDW), .DCH((DCH & 4) != 0)) rl (.clk(clk), .rst(rst), .push(out), .din({o[NH +: 5], o[NHV], cdx[TG +: 6]}),
                         .ready(rr), .valid(vv), .dout(vd), .v0(lv0), .v1(lv1));
                 end
                 assign obs_rl[0 +: RDW+1] = {vv, vd};

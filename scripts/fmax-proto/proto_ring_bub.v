@@ -9,9 +9,18 @@
 //            register's write fields and from there to the next block RAM's
 //            write port
 //   RST = 1: a synchronous reset (a register bit) on every control register
+//   BLATE = 0: (BUB) a bubble taken as today's rules take it, when the window
+//            has room at the start of the cycle (bub_valid & req_ready's
+//            register: a LUT), not a cycle late
+//   D3 = 1:  (EARLY = 0, STEP 3, LANEX 1) D = 3 under today's rules: the word
+//            and the held item registered once more before the decision, the
+//            decision's parts made from registers then, each lane's "full" a
+//            register, each copy of the hop's valid bit its own LUTs (the DIT
+//            side and the bubbles' write fields as at D = 2: timing only)
 // Measured (seeds 1-10, bare loop 238.72): proto.v's best set (STEP 3, LANEX 1,
 // EARLY 2, DCH 7, THL 1, FHL 1, DITR 1, RON 1, WREG 1, TKL 1, ANSQ 1) with
-// BUB 1 and RST 1: 200.80 MHz (0.841).
+// BUB 1 and RST 1: 199.89 MHz (0.837); at D = 3 under today's rules (the
+// same set with EARLY 0, ANSQ 0, D3 1, BLATE 0): 192.79 MHz (0.808).
 // Timing-only prototype: ideal2.v's datapath ring plus the D = 2 control,
 // one element at a time (STEP 1: queues; 2: + window and dispatcher;
 // 3: + result lanes and exits). Not functionally complete and never simulated:
@@ -182,6 +191,16 @@ module bsram (input wire clk, input wire wen, input wire [6:0] ra, input wire [6
     SB_RAM40_4K #(.READ_MODE(0), .WRITE_MODE(0)) ram (.RDATA(rd), .RADDR({4'd0, ra}), .RCLK(clk), .RCLKE(1'b1), .RE(1'b1),
         .WADDR({4'd0, wa}), .WCLK(clk), .WCLKE(wen), .WE(1'b1), .WDATA(wd), .MASK(16'h0000));
 endmodule
+// (D3) the hop's valid bit: pn | m & (full | r & child)
+(* keep_hierarchy *)
+module kd3v (input wire pn, input wire m, input wire full, input wire r, input wire child, output wire o);
+    assign o = pn | (m & (full | (r & child)));
+endmodule
+// (D3) the exit: m & ~full & ~(r & child)
+(* keep_hierarchy *)
+module kd3x (input wire m, input wire full, input wire r, input wire child, output wire o);
+    assign o = m & ~full & ~(r & child);
+endmodule
 // a stage memory: one SB_RAM40_4K, 256 x 16, the write mask tied off, so
 // the write and read enables are each one kept LUT (no mask inverter)
 module sram (input wire clk, input wire wen, input wire ren, input wire [5:0] a,
@@ -234,13 +253,15 @@ endmodule
 // rlane, without a block RAM bit reaching the lane's registers
 // (RREG = 1: room a register, made a cycle early from xvn, next cycle's xv)
 module rlanex #(parameter RDW = 12, DCH = 0, RREG = 0) (input wire clk, input wire rst, input wire xv, input wire [RDW-1:0] xd,
-    input wire ready, output wire valid, output wire [RDW-1:0] dout, output wire room, input wire xvn);
+    input wire ready, output wire valid, output wire [RDW-1:0] dout, output wire room, input wire xvn, output wire full);
     reg [RDW-1:0] e0, e1;
     reg v0 = 1'b0, v1 = 1'b0;
     reg rmr = 1'b1;
+    reg nfr = 1'b0;                  // (RREG) ~room as a register that starts at 0
     assign valid = v0 | xv;
     assign dout = v0 ? e0 : xd;
-    assign room = RREG ? rmr : ~(v1 | (v0 & xv));
+    assign room = RREG ? ~nfr : ~(v1 | (v0 & xv));
+    assign full = nfr;
     wire pop = ready & (v0 | xv);
     wire l0 = pop | ~v0;
     wire l1 = pop ? v1 : v0 & ~v1;
@@ -263,12 +284,13 @@ module rlanex #(parameter RDW = 12, DCH = 0, RREG = 0) (input wire clk, input wi
         v0 <= rst ? 1'b0 : (n != 2'd0);
         v1 <= rst ? 1'b0 : n[1];
         rmr <= rst ? 1'b1 : ~(n[1] | ((n != 2'd0) & xvn));
+        nfr <= rst ? 1'b0 : n[1] | ((n != 2'd0) & xvn);
     end
 endmodule
 
 module proto_ring_bub #(parameter STEP = 1, N = 4, IW = 58, AW = 6, WB = 11, DEPTH = 48, Q = 4,
                OLDCRED = 0, PR = 8, CEREG = 0, QCIRC = 0, LANEX = 0, EARLY = 0, NOANS = 0, QMUX = 0,
-               DCH = 0, THL = 0, FHL = 0, DITR = 0, RON = 0, WREG = 0, PVC = 0, TKL = 0, ANSQ = 0, ARREG = 0, BUB = 0, RST = 0)
+               DCH = 0, THL = 0, FHL = 0, DITR = 0, RON = 0, WREG = 0, PVC = 0, TKL = 0, ANSQ = 0, ARREG = 0, BUB = 0, RST = 0, D3 = 0, BLATE = 1)
   (input wire clk, input wire din, output reg dout);
     // item fields
     localparam V = IW - 1, DN = IW - 2, NHV = IW - 3, NH = IW - 8, TG = IW - 14;
@@ -302,6 +324,7 @@ module proto_ring_bub #(parameter STEP = 1, N = 4, IW = 58, AW = 6, WB = 11, DEP
 
     // ---- per-stage wires ----
     wire [IW-1:0] hout [0:N-1];
+    wire [N-1:0] vpn, vm, vr, vch, lfull;   // (D3) a stage's decision parts, its lane's "full"
     wire [N-1:0] hwe;                     // (BUB) the hop's write for the next stage
     wire [AW-1:0] hwa [0:N-1];
     wire [WB-1:0] hwd [0:N-1];
@@ -346,7 +369,7 @@ module proto_ring_bub #(parameter STEP = 1, N = 4, IW = 58, AW = 6, WB = 11, DEP
         wire bv = BUB ? sh[100] : 1'b0;   // (BUB) bub_valid
         wire acc = sh[60] & rdy & ~bv;    // req_valid & req_ready
         reg btr = 1'b0;                   // (BUB) bv & rdy, made a cycle early
-        wire btake = BUB ? btr : 1'b0;
+        wire btake = BUB ? (BLATE ? btr : bv & rdy) : 1'b0;   // BLATE 0: today's rule, a LUT of registers
         assign btk = btake;
         wire ain = acc | btake;           // an entry comes
         reg pv = 1'b0;                    // the DIT read under way is a request or a bubble
@@ -495,7 +518,7 @@ module proto_ring_bub #(parameter STEP = 1, N = 4, IW = 58, AW = 6, WB = 11, DEP
                 reg av = 1'b0; reg [RDW-1:0] ad;
                 always @(posedge clk) begin av <= rst ? 1'b0 : tq[N]; ad <= dd; end
                 rlanex #(.RDW(RDW), .DCH((DCH & 4) != 0), .RREG(ARREG)) rl (.clk(clk), .rst(rst), .xv(av), .xd(ad), .ready(rr), .valid(vv), .dout(vd), .room(lroom[N]),
-                    .xvn(tq[N]));
+                    .xvn(tq[N]), .full());
             end else begin : g_a
                 rlane #(.RDW(RDW), .DCH((DCH & 4) != 0)) rl (.clk(clk), .rst(rst), .push(tq[N]), .din(dd), .ready(rr), .valid(vv), .dout(vd), .room(lroom[N]));
             end
@@ -610,7 +633,15 @@ module proto_ring_bub #(parameter STEP = 1, N = 4, IW = 58, AW = 6, WB = 11, DEP
                     // no clock enable: each bit holds or loads through its own
                     // kept LUT, with its own pass copy per 8-bit group
                     wire pq;
+                    if (D3) begin : g_p3
+                        // (D3) this copy's own LUTs of the stage before's registers
+                        wire o3;
+                        kd3v k (.pn(vpn[(s + N - 1) % N]), .m(vm[(s + N - 1) % N]), .full(lfull[(s + N - 1) % N]),
+                            .r(vr[(s + N - 1) % N]), .child(vch[(s + N - 1) % N]), .o(o3));
+                        rff r (.clk(clk), .rst(rst), .d(o3), .q(pq));
+                    end else begin : g_p2
                     rff r (.clk(clk), .rst(rst), .d(EARLY == 2 ? pn1 : EARLY ? cvw[(s + N - 1) % N] : ovw[(s + N - 1) % N]), .q(pq));
+                    end
                     wire [WD-1:0] nx = (i + 1 < Q && thc[(i + 1 < Q) ? i + 1 : 0][g]) ? e[(i + 1 < Q) ? i + 1 : 0][LO +: WD] : pitem[s][LO +: WD];
                     wire [WD-1:0] dd;
                     for (k2 = 0; k2 < WD; k2 = k2 + 1) begin : g_b
@@ -696,11 +727,14 @@ module proto_ring_bub #(parameter STEP = 1, N = 4, IW = 58, AW = 6, WB = 11, DEP
         sram m (.clk(clk), .wen((WREG && EARLY == 2 && !QMUX && !QCIRC) ? wrq : wen), .ren(RON ? 1'b1 : ren),
                 .a(c[AW-1:0]), .wd(c[AW +: WB]), .rd(rd));
         end
+        reg [IW-1:0] cd; reg drf = 1'b0;
+        always @(posedge clk) begin cd <= c; drf <= rst ? 1'b0 : cv & ~c[DN] & ~(BUB && c[B]); end
         // (BUB) stage s+1's bubble table, read here at the bubble's number
         // (anything else reads a word never written: zero), its word
         // straight into the hop register's write fields
         if (BUB && s + 1 < N) begin : g_bt
-            wire [6:0] ba = c[B] ? {1'b0, c[TG +: 6]} : 7'h7f;
+            // (D3) read a cycle later, from the held item's registers
+            wire [6:0] ba = D3 ? (cd[B] ? {1'b0, cd[TG +: 6]} : 7'h7f) : c[B] ? {1'b0, c[TG +: 6]} : 7'h7f;
             wire [31:0] bw;
             bsram b0 (.clk(clk), .wen(btk), .ra(ba), .wa({1'b0, bseq}), .wd(sh[115:100] ^ {16{s[0]}}), .rd(bw[15:0]));
             bsram b1 (.clk(clk), .wen(btk), .ra(ba), .wa({1'b0, bseq}), .wd({14'd0, sh[117:116]}), .rd(bw[31:16]));
@@ -710,56 +744,92 @@ module proto_ring_bub #(parameter STEP = 1, N = 4, IW = 58, AW = 6, WB = 11, DEP
         end else begin : g_nbt
             assign hwe[s] = 1'b0; assign hwa[s] = {AW{1'b0}}; assign hwd[s] = {WB{1'b0}};
         end
-        reg [IW-1:0] cd; reg drf = 1'b0;
-        always @(posedge clk) begin cd <= c; drf <= rst ? 1'b0 : cv & ~c[DN] & ~(BUB && c[B]); end
+        // (D3) D = 3 under today's rules: the block RAM word and the held item
+        // registered once more, with the decision's parts made from registers
+        // in that cycle, so the exit and the hop's valid bit are kept cells of
+        // registers (the lane's "full" registered too)
+        wire [IW-1:0] cdx; wire drfx; wire [WB-1:0] rdx; wire pnx, mx;
+        if (D3) begin : g_d3
+            reg [IW-1:0] c2; reg d2 = 1'b0, pn = 1'b0, m = 1'b0; reg [WB-1:0] r2;
+            wire lkb = cd[V] & ~(BUB && cd[B]);
+            always @(posedge clk) begin
+                c2 <= cd; r2 <= rd;
+                d2 <= rst ? 1'b0 : drf;
+                pn <= rst ? 1'b0 : (BUB && cd[B] && cd[V] && s < N - 1) | (lkb & ~cd[DN] & ~drf);
+                m <= rst ? 1'b0 : lkb & (cd[DN] | drf);
+                if (rst) c2[V] <= 1'b0;
+            end
+            assign cdx = c2; assign drfx = d2; assign rdx = r2; assign pnx = pn; assign mx = m;
+        end else begin : g_d2
+            assign cdx = cd; assign drfx = drf; assign rdx = rd; assign pnx = 1'b0; assign mx = 1'b0;
+        end
+        assign vpn[s] = pnx; assign vm[s] = mx; assign vr[s] = drfx; assign vch[s] = rdx[WB-1];
         // t+1: the word's bits, one LUT each, into the hop register
-        wire lk = cd[V];
-        wire fz = lk & cd[DN];
-        wire child = rd[WB-1], wv = rd[WB-2];
-        wire [4:0] wnh = rd[WB-3 -: 5];
-        wire fn = fz | (drf & ~child);
+        wire lk = cdx[V];
+        wire fz = lk & cdx[DN];
+        wire child = rdx[WB-1], wv = rdx[WB-2];
+        wire [4:0] wnh = rdx[WB-3 -: 5];
+        wire fn = fz | (drfx & ~child);
         assign sch[s] = child;
         wire out, ov;
         reg [IW-1:0] o;
         always @* begin
-            o = cd;
-            o[AW-1:2] = rd[AW-3:0];
+            o = cdx;
+            o[AW-1:2] = rdx[AW-3:0];
             o[V] = ov;
             o[DN] = fn;
-            o[NHV] = cd[NHV] | (drf & wv);
-            o[NH +: 5] = (drf & wv) ? wnh : cd[NH +: 5];
+            o[NHV] = cdx[NHV] | (drfx & wv);
+            o[NH +: 5] = (drfx & wv) ? wnh : cdx[NH +: 5];
         end
         reg [IW-1:0] oq;
         always @(posedge clk) oq <= o;
         for (g = 0; g < NPC; g = g + 1) begin : g_hv
-            rff r (.clk(clk), .rst(rst), .d(ov), .q(hv[s][g]));
+            if (D3) begin : g_c3
+                // each copy its own LUTs, next to it
+                wire o3;
+                kd3v k (.pn(pnx), .m(mx), .full(lfull[s]), .r(drfx), .child(child), .o(o3));
+                rff r (.clk(clk), .rst(rst), .d(o3), .q(hv[s][g]));
+            end else begin : g_c2
+                rff r (.clk(clk), .rst(rst), .d(ov), .q(hv[s][g]));
+            end
         end
         assign hout[s] = {hv[s][NPC-1], oq[IW-2:0]};
         assign obs_st[s*IW +: IW] = hout[s];
         if (STEP >= 3) begin : g_x
             // (BUB) a bubble passes every stage but the last, where it leaves
-            wire xa = (BUB && cd[B]) ? lk & (s < N - 1) : lk & ~(cd[DN] & lroom[s]), xb = drf & lroom[s],
-                 xz = lk & cd[DN] & lroom[s] & ~(BUB && cd[B]);
+            if (D3) begin : g_v3
+                // D = 3: the valid bit from registers made in the cycle before
+                // (passes whatever: pnx; may exit here: mx) and the lane's
+                // registered "full"
+                kd3v kv (.pn(pnx), .m(mx), .full(lfull[s]), .r(drfx), .child(child), .o(ov));
+                kd3x kx (.m(mx), .full(lfull[s]), .r(drfx), .child(child), .o(out));
+                assign sva[s] = 1'b0; assign svb[s] = 1'b0;
+            end else begin : g_v2
+            wire xa = (BUB && cdx[B]) ? lk & (s < N - 1) : lk & ~(cdx[DN] & lroom[s]), xb = drfx & lroom[s],
+                 xz = lk & cdx[DN] & lroom[s] & ~(BUB && cdx[B]);
             kv3 kv (.a(xa), .b(xb), .child(child), .o(ov));
             assign sva[s] = xa; assign svb[s] = xb;
             kx3 kx (.z(xz), .b(xb), .child(child), .o(out));
+            end
             wire vv; wire [RDW-1:0] vd;
             if (LANEX) begin : g_lx
                 reg xv = 1'b0;
                 always @(posedge clk) xv <= rst ? 1'b0 : out;
-                rlanex #(.RDW(RDW), .DCH((DCH & 4) != 0)) rl (.clk(clk), .rst(rst), .xv(xv), .xd({oq[NH +: 5], oq[NHV], oq[TG +: 6]}),
-                    .ready(rr), .valid(vv), .dout(vd), .room(lroom[s]));
+                rlanex #(.RDW(RDW), .DCH((DCH & 4) != 0), .RREG(D3)) rl (.clk(clk), .rst(rst), .xv(xv), .xd({oq[NH +: 5], oq[NHV], oq[TG +: 6]}),
+                    .ready(rr), .valid(vv), .dout(vd), .room(lroom[s]), .xvn(out), .full(lfull[s]));
             end else begin : g_l
-                rlane #(.RDW(RDW), .DCH((DCH & 4) != 0)) rl (.clk(clk), .rst(rst), .push(out), .din({o[NH +: 5], o[NHV], cd[TG +: 6]}),
+                rlane #(.RDW(RDW), .DCH((DCH & 4) != 0)) rl (.clk(clk), .rst(rst), .push(out), .din({o[NH +: 5], o[NHV], cdx[TG +: 6]}),
                     .ready(rr), .valid(vv), .dout(vd), .room(lroom[s]));
+                assign lfull[s] = 1'b0;
             end
             assign obs_rl[s*(RDW+1) +: RDW+1] = {vv, vd};
         end else begin : g_nx
             assign out = fn;              // finished lookups just leave
-            wire xa = lk & ~cd[DN];
-            kv3 kv (.a(xa), .b(drf), .child(child), .o(ov));
-            assign sva[s] = xa; assign svb[s] = drf;
+            wire xa = lk & ~cdx[DN];
+            kv3 kv (.a(xa), .b(drfx), .child(child), .o(ov));
+            assign sva[s] = xa; assign svb[s] = drfx;
             assign lroom[s] = 1'b1;
+            assign lfull[s] = 1'b0;
         end
         if ((DCH & 1) && !EARLY) begin : g_ovw
             assign ovw[s] = ov;
