@@ -20,7 +20,9 @@
 // Measured (seeds 1-10, bare loop 238.72): proto.v's best set (STEP 3, LANEX 1,
 // EARLY 2, DCH 7, THL 1, FHL 1, DITR 1, RON 1, WREG 1, TKL 1, ANSQ 1) with
 // BUB 1 and RST 1: 199.89 MHz (0.837); at D = 3 under today's rules (the
-// same set with EARLY 0, ANSQ 0, D3 1, BLATE 0): 192.79 MHz (0.808).
+// same set with EARLY 0, ANSQ 0, D3 1, BLATE 0): 192.79 MHz (0.808; seeds 1-20
+// 187.68, 0.786); the same with BLATE 1 (the late bubble, a rule change):
+// seeds 1-20 199.12 MHz (0.834).
 // Timing-only prototype: ideal2.v's datapath ring plus the D = 2 control,
 // one element at a time (STEP 1: queues; 2: + window and dispatcher;
 // 3: + result lanes and exits). Not functionally complete and never simulated:
