@@ -158,6 +158,28 @@ DitWindow::~DitWindow()
         delete x;
 }
 
+// The pending bubble enters the window and writes the DIT now.
+void DitWindow::enter_bubble()
+{
+    const uint64_t t = c->cycle;
+    Item *b = new Item;
+    b->bubble = true;
+    b->id = bubble_seq++;
+    b->dit_cycle = t;
+    b->ready = pending->ready;
+    b->writes.assign(pending->w, pending->w + pending->nw);
+    have_pending = false;
+    for (const lpm_sim_write &w : b->writes)
+        if (w.stage == LPM_SIM_DIT)
+            lpm_image_write(c->img, LPM_SIM_DIT, w.addr, w.word);
+    if (pending->flags & LPM_SIM_B_SWAP)
+        lpm_image_swap(c->img, pending->copy);
+    c->blive++;
+    win.push_back(b);
+    c->live++;
+    ev += " win:" + b->tok();
+}
+
 // One item into the window: a ready bubble first (it writes the DIT now),
 // else the next request (it reads the DIT now). 2 bubble, 1 request, 0
 // nothing this cycle, -1 a failure (c->rc set).
@@ -165,22 +187,7 @@ int DitWindow::take_one(bool bubble_ok)
 {
     const uint64_t t = c->cycle;
     if (bubble_ok && have_pending && pending->ready <= t && c->bubble_may_enter(pending)) {
-        Item *b = new Item;
-        b->bubble = true;
-        b->id = bubble_seq++;
-        b->dit_cycle = t;
-        b->ready = pending->ready;
-        b->writes.assign(pending->w, pending->w + pending->nw);
-        have_pending = false;
-        for (const lpm_sim_write &w : b->writes)
-            if (w.stage == LPM_SIM_DIT)
-                lpm_image_write(c->img, LPM_SIM_DIT, w.addr, w.word);
-        if (pending->flags & LPM_SIM_B_SWAP)
-            lpm_image_swap(c->img, pending->copy);
-        c->blive++;
-        win.push_back(b);
-        c->live++;
-        ev += " win:" + b->tok();
+        enter_bubble();
         return 2;
     }
     if (src_done)
@@ -219,8 +226,9 @@ int DitWindow::take_one(bool bubble_ok)
 }
 
 // Step 4: up to W items (the DIT's read ports), at most one bubble, which
-// at D >= 2 takes the cycle alone; room counts from the start of the cycle
-// at D >= 2 (registered credits), after this cycle's dispatches at D = 1.
+// at D >= 2 takes the cycle alone (at D >= 3 the cycle it was taken in
+// too); room counts from the start of the cycle at D >= 2 (registered
+// credits), after this cycle's dispatches at D = 1.
 void DitWindow::refill()
 {
     ev.clear();
@@ -236,6 +244,22 @@ void DitWindow::refill()
             have_pending = true;
     }
     bool bubble_ok = true;
+    if (c->D >= 3) {
+        // the late bubble: taken in a cycle of its own (ready, the window
+        // had room), it enters in the next; neither takes a request
+        if (bub_taken) {
+            bub_taken = false;
+            enter_bubble();
+            return;
+        }
+        if (n0 >= cap)
+            return;
+        if (have_pending && pending->ready <= c->cycle && c->bubble_may_enter(pending)) {
+            bub_taken = true;
+            return;
+        }
+        bubble_ok = false;
+    }
     for (unsigned j = 0; j < c->W; j++) {
         if (c->D == 1 ? win.size() >= cap : n0 + j >= cap)
             break;
@@ -510,7 +534,7 @@ void Sequencer::run()
         }
         c->bury();
         c->cycle++;
-        bool busy = c->live || res->rl_live || res->rob_head < res->rob_alloc;
+        bool busy = c->live || res->rl_live || res->rob_head < res->rob_alloc || dw->bub_taken;
         if (c->rc || (dw->src_done && !busy)) {
             c->finished = true;
             c->done_ev.notify(SC_ZERO_TIME);

@@ -108,6 +108,7 @@ SC_MODULE(DitWindow) {
     std::deque<Item *> win;
     unsigned cap = 0, n0 = 0;               // capacity; entries at the start of the cycle
     bool src_done = false, bsrc_done = false, have_pending = false;
+    bool bub_taken = false;                 // D >= 3: the pending bubble was taken last cycle, enters now
     lpm_sim_bubble *pending = nullptr;
     uint64_t next_id = 0, bubble_seq = 0;
     std::string ev;
@@ -117,6 +118,7 @@ SC_MODULE(DitWindow) {
     ~DitWindow();
     void refill();   // step 4
     int take_one(bool bubble_ok);
+    void enter_bubble();
 };
 
 // The dispatcher (step 3): the window's head, in order, into the queues.

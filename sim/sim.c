@@ -169,7 +169,7 @@ const lpm_sim_stats *lpm_sim_get_stats(const lpm_sim *s)
 /* Items in the pipeline (lookups or bubbles) or results not yet out. */
 static int items_left(const lpm_sim *s)
 {
-    return s->live || s->rl_live || s->rob_head < s->rob_alloc;
+    return s->live || s->rl_live || s->rob_head < s->rob_alloc || s->bub_taken;
 }
 
 /* Something still to do: requests to read, or items in the pipeline. A

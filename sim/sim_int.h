@@ -59,6 +59,7 @@ struct lpm_sim {
     uint64_t bubble_seq;
     char tokbuf[32];
     int have_pending, bsrc_done;
+    int bub_taken;              /* D >= 3: the pending bubble was taken last cycle and enters now */
     lpm_sim_result *rob;        /* cfg.rob entries, id % rob */
     uint8_t *rob_valid;
     uint64_t rob_head, rob_alloc, rob_head_reg;

@@ -364,6 +364,31 @@ static void dispatch_step(lpm_sim *s, int win)
     s->win_n -= taken - kept;
 }
 
+/* The pending bubble enters the window and writes the DIT now. */
+static int bubble_enter(lpm_sim *s)
+{
+    uint32_t k = pool_get(s);
+    req *r = &s->pool[k - 1];
+    r->bub = (int32_t)(k - 1);
+    lpm_sim_bubble *b = &s->bub[k - 1];
+    *b = s->pending;
+    b->seq = s->bubble_seq++;
+    s->have_pending = 0;
+    r->dit_cycle = s->cycle;
+    r->hops = 0;
+    for (unsigned j = 0; j < b->nw; j++)
+        if (b->w[j].stage == LPM_SIM_DIT) {
+            lpm_sim_shadow_write(s, b, LPM_SIM_DIT, b->w[j].addr);
+            s->w.write(s->w.ctx, LPM_SIM_DIT, b->w[j].addr, b->w[j].word);
+        }
+    lpm_sim_bubble_entered(s, b);
+    if (s->bhook)
+        s->bhook(s->bhook_ctx, b, 0);
+    s->win[s->win_n++] = k;
+    EV("win:b%llu", (unsigned long long)b->seq);
+    return 2;
+}
+
 /* Takes the next item into the dispatch window: a ready bubble first, then
  * an arrived request. Returns 1 (a request), 2 (a bubble), 0 when nothing
  * can come this cycle, -1 (source error) or -2 (internal). */
@@ -373,28 +398,8 @@ static int refill_one(lpm_sim *s, const run_io *io, int bubble_ok, lpm_err *err)
         lpm_err_set(err, LPM_EFAIL, "internal error: request pool exhausted");
         return -2;
     }
-    if (bubble_ok && s->have_pending && s->pending.ready <= s->cycle && lpm_sim_bubble_may_enter(s, &s->pending)) {
-        uint32_t k = pool_get(s);
-        req *r = &s->pool[k - 1];
-        r->bub = (int32_t)(k - 1);
-        lpm_sim_bubble *b = &s->bub[k - 1];
-        *b = s->pending;
-        b->seq = s->bubble_seq++;
-        s->have_pending = 0;
-        r->dit_cycle = s->cycle;
-        r->hops = 0;
-        for (unsigned j = 0; j < b->nw; j++)
-            if (b->w[j].stage == LPM_SIM_DIT) {
-                lpm_sim_shadow_write(s, b, LPM_SIM_DIT, b->w[j].addr);
-                s->w.write(s->w.ctx, LPM_SIM_DIT, b->w[j].addr, b->w[j].word);
-            }
-        lpm_sim_bubble_entered(s, b);
-        if (s->bhook)
-            s->bhook(s->bhook_ctx, b, 0);
-        s->win[s->win_n++] = k;
-        EV("win:b%llu", (unsigned long long)b->seq);
-        return 2;
-    }
+    if (bubble_ok && s->have_pending && s->pending.ready <= s->cycle && lpm_sim_bubble_may_enter(s, &s->pending))
+        return bubble_enter(s);
     if (s->src_done)
         return 0;
     if (s->cfg.load > 0 && (double)s->cycle < (double)s->next_id / s->cfg.load)
@@ -432,11 +437,30 @@ static int refill_one(lpm_sim *s, const run_io *io, int bubble_ok, lpm_err *err)
 /* Step 4: up to W items enter the window and read (a bubble: write) the
  * DIT, at most one bubble, bubbles first. D = 1: while the window has room
  * after this cycle's dispatches; D >= 2: room counts from the start of the
- * cycle, and a cycle that takes a bubble takes no request. */
+ * cycle, and a cycle that takes a bubble takes no request; D >= 3: a
+ * bubble enters the cycle after it was taken. */
 static int refill_step(lpm_sim *s, const run_io *io, lpm_err *err)
 {
     const unsigned W = s->cfg.width;
     int bubble_ok = 1;
+    if (s->D >= 3) {
+        /* the late bubble: taken in a cycle of its own (it was ready, the
+         * window had room), it enters in the next; neither takes a request */
+        if (s->bub_taken) {
+            s->bub_taken = 0;
+            if (!s->free_head)
+                return lpm_err_set(err, LPM_EFAIL, "internal error: request pool exhausted");
+            bubble_enter(s);
+            return 0;
+        }
+        if (s->win_n0 >= s->cap)
+            return 0;
+        if (s->have_pending && s->pending.ready <= s->cycle && lpm_sim_bubble_may_enter(s, &s->pending)) {
+            s->bub_taken = 1;
+            return 0;
+        }
+        bubble_ok = 0;
+    }
     for (unsigned j = 0; j < W; j++) {
         if (s->D == 1 ? s->win_n >= s->cap : s->win_n0 + j >= s->cap)
             break;

@@ -545,6 +545,55 @@ START_TEST(test_v2_dual_port)
 }
 END_TEST
 
+/* D = 3, ring of 3: the late bubble. Ready in cycle 1, it is taken in
+ * cycle 1 (the window had room at the start of the cycle) and enters the
+ * window in cycle 2; neither cycle takes a request (request 1 waits to
+ * cycle 3). Dispatched at cycle 2 + D = 5, popped at 7, it writes stage 0
+ * in cycle 7 and stage 2 in 13: lookup 3 reads stage 0 in cycle 10 (the
+ * new word 5), lookup 1 stage 2 in cycle 11 (the old one). */
+START_TEST(test_v3_late_bubble)
+{
+    static const st_req q[] = { {0,1},{1,2},{2,1},{0,2} };
+    lpm_sim_bubble b[1];
+    memset(b, 0, sizeof b);
+    b[0].nw = 2;
+    b[0].w[0] = (lpm_sim_write){ 0, 0, 5 };
+    b[0].w[1] = (lpm_sim_write){ 2, 0, 9 };
+    b[0].ready = 1;
+    rcfg c = { 3, 1, 2, 1, 0, 0, 0, 3, 1, 1.0 };
+    st_run r;
+    rule_run(&r, q, N(q), b, 1, &c,
+        "# lpmpipe sim cycle log v2: stages=3 ring queue=2 width=1 rob=0 lookahead=0 hop=3 ports=1\n"
+        "0 S - - - Q 0 0 0 win:0\n"
+        "1 S - - - Q 0 0 0\n"
+        "2 S - - - Q 0 0 0 win:b0\n"
+        "3 S - - - Q 1 0 0 push0:0 win:1\n"
+        "4 S - - - Q 1 0 0 win:2\n"
+        "5 S 0 - - Q 1 0 0 pop0:0 push0:b0 win:3\n"
+        "6 S - - - Q 1 1 0 push1:1\n"
+        "7 S b0 - - Q 0 1 1 pop0:b0 push2:2 exit:0\n"
+        "8 S - 1 - Q 1 0 1 out:0 pop1:1 push0:3\n"
+        "9 S - - 2 Q 1 0 0 pop2:2\n"
+        "10 S 3 b0~ - Q 0 0 0 pop0:3\n"
+        "11 S - - 1 Q 0 0 0 exit:2\n"
+        "12 S - - - Q 0 0 0 out:2\n"
+        "13 S - 3 b0 Q 0 0 0 exit:1\n"
+        "14 S - - - Q 0 0 0 out:1\n"
+        "15 S - - - Q 0 0 0 exit:3\n"
+        "16 S - - - Q 0 0 0 out:3\n");
+
+    static const uint64_t id[] = { 0, 2, 1, 3 };
+    for (unsigned i = 0; i < 4; i++)
+        ck_assert_uint_eq(r.res[i].id, id[i]);
+    ck_assert_uint_eq(r.res[0].nh, LPM_NH_NONE);
+    ck_assert_uint_eq(r.res[1].nh, LPM_NH_NONE);
+    ck_assert_uint_eq(r.res[2].nh, LPM_NH_NONE);
+    ck_assert_uint_eq(r.res[3].nh, 5);
+    ck_assert_uint_eq(r.st.bubbles, 1);
+    free(r.log);
+}
+END_TEST
+
 /* The header is written and parsed in one place; other versions and
  * malformed lines are refused. */
 START_TEST(test_log_header)
@@ -620,6 +669,7 @@ int main(void)
     tcase_add_test(tc, test_v2_linear_bubble);
     tcase_add_test(tc, test_v2_dual_port);
     tcase_add_test(tc, test_v2_refused);
+    tcase_add_test(tc, test_v3_late_bubble);
     tcase_add_test(tc, test_log_header);
     suite_add_tcase(s, tc);
     return tu_run(s);
