@@ -319,9 +319,29 @@ static void emit_pipe(FILE *fp, const lpm_rtl_shape *sh)
             pw, pw, sh->p * sh->d);
     if (sh->n >= 3) /* stages 0..N-3: the bubble number each decides (the next one's bubble table read) */
         fprintf(fp, "    wire [%u:0] bt_rn;\n", (sh->n - 2) * sh->bqb - 1);
+    /* D >= 3, the late bubble (docs/microarchitecture.md): taken in one
+     * cycle (bd, a register of the port, the copy rules and the window's
+     * room, which the control gives as its bub_ready with bub_ok 1), the
+     * bubble is offered to the control in the next as bub_valid = bd, so
+     * its take and the DIT's and bubble tables' write enables come from a
+     * register; requests are held off in both cycles. At D = 2 the control
+     * takes the port as it is (its netlist, and the figures of
+     * docs/results-rtl.md, unchanged). */
+    int late = sh->d >= 3;
+    if (late)
+        fprintf(fp,
+                "    wire bhold = bub_valid & bub_ok;   // a bubble is taken now: no request\n"
+                "    wire [W-1:0] creq_valid = req_valid & {W{~bhold}};\n"
+                "    wire [W-1:0] creq_ready;\n"
+                "    assign req_ready = creq_ready & {W{~bhold}};\n"
+                "    wire croom;   // the window's room (the control's bub_ready, its bub_ok 1)\n"
+                "    reg bd;       // the bubble taken last cycle enters now\n"
+                "    always @(posedge clk)\n"
+                "        bd <= rst ? 1'b0 : bhold & croom & ~bd;\n"
+                "    assign bub_ready = bd;\n");
     fprintf(fp,
-            "    lpm_ctl ctl (.clk(clk), .rst(rst), .req_valid(req_valid), .req_ready(req_ready), .req_tag(req_tag),\n"
-            "        .req_rest(req_rest), .bub_valid(bub_valid), .bub_ok(bub_ok), .bub_ready(bub_ready), .bub_data(bub_data),\n"
+            "    lpm_ctl ctl (.clk(clk), .rst(rst), .req_valid(%s), .req_ready(%s), .req_tag(req_tag),\n"
+            "        .req_rest(req_rest), .bub_valid(%s), .bub_ok(%s), .bub_ready(%s), .bub_data(bub_data),\n"
             "        .dit_we(dit_we), .dit_widx(dit_widx), .dit_wdata(dit_wdata), .bt_we(bt_we), .bt_idx(bt_idx),\n"
             "        .ent_key(ent_key), .ent_tag(ent_tag), .ent_item(ent_item), .qroom(qroom), .qres_n(qres_n),\n"
             "        .qpush_item(qpush_item), .qpush_n(qpush_n), .qpush_w(qpush_w),\n"
@@ -329,7 +349,9 @@ static void emit_pipe(FILE *fp, const lpm_rtl_shape *sh)
             "        .dbg_act(dbg_act), .dbg_wtok(dbg_wtok), .dbg_stall(dbg_stall), .dbg_stall_stg(dbg_stall_stg),\n"
             "        .dit_word(dit_rdata));\n"
             "    wire [W*XI-1:0] dit_idx;\n"
-            "    lpm_dit dit (.clk(clk), .idx(dit_idx), .we(dit_we), .widx(dit_widx), .wdata(dit_wdata), .rdata(dit_rdata));\n");
+            "    lpm_dit dit (.clk(clk), .idx(dit_idx), .we(dit_we), .widx(dit_widx), .wdata(dit_wdata), .rdata(dit_rdata));\n",
+            late ? "creq_valid" : "req_valid", late ? "creq_ready" : "req_ready", late ? "bd" : "bub_valid",
+            late ? "1'b1" : "bub_ok", late ? "croom" : "bub_ready");
     for (unsigned k = 0; k < w; k++) {
         if (sh->cp > 1 && sh->x) /* {the active copy, the key's first x bits} */
             fprintf(fp, "    assign dit_idx[%u:%u] = {active, req_key[%u:%u]};\n", k * sh->xi + sh->xi - 1, k * sh->xi,
@@ -368,7 +390,8 @@ static void emit_pipe(FILE *fp, const lpm_rtl_shape *sh)
         emit_stage_inst(fp, sh, s);
     emit_rlanes(fp, sh);
     emit_copy(fp, sh);
-    fprintf(fp, "    assign bflag = {qnz, res_valid, st_busy, ctl_busy};\nendmodule\n");
+    fprintf(fp, "    assign bflag = {qnz, res_valid, st_busy, ctl_busy%s};\nendmodule\n",
+            sh->d >= 3 ? " | {1'b0, bd}" : "");
 }
 
 int lpm_rtl_emit_pipe(const lpm_rtl_shape *sh, const char *dir, const char *header, lpm_err *err)

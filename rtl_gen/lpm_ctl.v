@@ -138,7 +138,7 @@ module lpm_ctl (
     input  wire [W-1:0]       drl_room,
     output reg  [W-1:0]       dex_v,
     output reg  [W*RDW-1:0]   dex_d,
-    output wire [1:0]         busy,       // flags: entries decided last cycle, the window holds one (or a bubble enters)
+    output wire [1:0]         busy,       // flags: entries decided last cycle, the window holds one
     output reg  [W*2-1:0]     dbg_act,
     output reg  [W*WTW-1:0]   dbg_wtok,
     output reg  [1:0]         dbg_stall,
@@ -151,14 +151,12 @@ module lpm_ctl (
     reg [BQB-1:0] bseq;                  // the next bubble's number
     wire [W-1:0] room;
     wire [W-1:0] acc;                    // lanes taken this cycle
-    reg          bd;                     // (D >= 3) the bubble taken last cycle enters now
     genvar g;
     generate
         for (g = 0; g < W; g = g + 1) begin : g_acc
             assign room[g] = (g < C) ? ~wt[(g < C) ? C - 1 - g : 0] : 1'b0;
-            // a bubble the copy rules hold back leaves the cycle to requests;
-            // D >= 3: the cycle a bubble is taken in and the one it enters in
-            assign req_ready[g] = room[g] & ~(bub_valid & bub_ok) & ~bd;
+            // a bubble the copy rules hold back leaves the cycle to requests
+            assign req_ready[g] = room[g] & ~(bub_valid & bub_ok);
         end
     endgenerate
     reg [W-1:0] acc_r;
@@ -172,22 +170,10 @@ module lpm_ctl (
         end
     end
     assign acc = acc_r;
-    // D >= 3, the late bubble: taken in one cycle (bd, a register of the
-    // window's room and the copy rules), it enters in the next, so its
-    // take, the bubble tables' write enables and the DIT's are registers;
-    // bub_valid stays high until bub_ready (docs/cli-rtl.md)
-    always @(posedge clk)
-        bd <= rst ? 1'b0 : (D >= 3) & bub_valid & room[0] & bub_ok & ~bd;
-    assign bub_ready = (D >= 3) ? bd : room[0] & bub_ok;
-    wire bub_take = (D >= 3) ? bd : bub_valid & room[0] & bub_ok;
+    assign bub_ready = room[0] & bub_ok;
+    wire bub_take = bub_valid & room[0] & bub_ok;
     // one kept LUT of registers (Yosys adds the block RAM mask's inverter after it)
-    generate
-        if (D >= 3) begin : g_ditwe3
-            lpm_and4n k_ditwe (.a(bd), .b(1'b0), .c(1'b1), .d(bub_data[N*BSW]), .o(dit_we));
-        end else begin : g_ditwe2
-            lpm_and4n k_ditwe (.a(bub_valid), .b(wt[C-1]), .c(bub_ok), .d(bub_data[N*BSW]), .o(dit_we));
-        end
-    endgenerate
+    lpm_and4n k_ditwe (.a(bub_valid), .b(wt[C-1]), .c(bub_ok), .d(bub_data[N*BSW]), .o(dit_we));
     assign dit_widx = bub_data[N*BSW + 1 +: XI];
     assign dit_wdata = bub_data[N*BSW + 1 + XI +: DB];
     assign bt_we = bub_take;
@@ -752,5 +738,5 @@ module lpm_ctl (
         else
             bseq <= bseq + {{(BQB-1){1'b0}}, bub_take};
     end
-    assign busy = {tk != {SN{1'b0}}, wt[0] | bd};   // bd: a bubble taken, entering now
+    assign busy = {tk != {SN{1'b0}}, wt[0]};
 endmodule
