@@ -58,6 +58,17 @@ static void rule_case(st_run *r, const st_req *q, size_t n, const lpm_sim_bubble
 
 #define N(a) (sizeof(a) / sizeof(a)[0])
 
+/* One bubble, ready at cycle `ready`, writing word x into stage s and y
+ * into stage t (address 0 both). */
+static void two_writes(lpm_sim_bubble *b, unsigned s, uint64_t x, unsigned t, uint64_t y, uint64_t ready)
+{
+    memset(b, 0, sizeof *b);
+    b->nw = 2;
+    b->w[0] = (lpm_sim_write){ s, 0, x };
+    b->w[1] = (lpm_sim_write){ t, 0, y };
+    b->ready = ready;
+}
+
 /* Q = 0: lookup 1 wants stage 1 while lookup 0 passes through it: the
  * dispatcher stalls (nothing is queued) and enters it the next cycle. */
 START_TEST(test_no_queue_stall)
@@ -201,11 +212,7 @@ START_TEST(test_ring_bubble)
 {
     static const st_req q[] = { {0,2},{2,3},{3,2} };
     lpm_sim_bubble b[1];
-    memset(b, 0, sizeof b);
-    b[0].nw = 2;
-    b[0].w[0] = (lpm_sim_write){ 0, 0, 5 };
-    b[0].w[1] = (lpm_sim_write){ 3, 0, 9 };
-    b[0].ready = 1;
+    two_writes(b, 0, 5, 3, 9, 1);
     st_run r;
     rule_case(&r, q, N(q), b, 1, 4, 1, 2, 1, 0, 0, 0,
         "# lpmpipe sim cycle log v2: stages=4 ring queue=2 width=1 rob=0 lookahead=0 hop=1 ports=1\n"
@@ -516,11 +523,7 @@ START_TEST(test_v2_dual_port)
 {
     static const st_req q[] = { {0,2},{0,2},{0,2},{1,1},{0,1},{0,1} };
     lpm_sim_bubble b[1];
-    memset(b, 0, sizeof b);
-    b[0].nw = 2;
-    b[0].w[0] = (lpm_sim_write){ 0, 0, 5 };
-    b[0].w[1] = (lpm_sim_write){ 1, 0, 6 };
-    b[0].ready = 2;
+    two_writes(b, 0, 5, 1, 6, 2);
     rcfg c = { 2, 1, 4, 2, 0, 0, 0, 2, 2, 1.0 };
     st_run r;
     rule_run(&r, q, N(q), b, 1, &c,
@@ -555,11 +558,7 @@ START_TEST(test_v3_late_bubble)
 {
     static const st_req q[] = { {0,1},{1,2},{2,1},{0,2} };
     lpm_sim_bubble b[1];
-    memset(b, 0, sizeof b);
-    b[0].nw = 2;
-    b[0].w[0] = (lpm_sim_write){ 0, 0, 5 };
-    b[0].w[1] = (lpm_sim_write){ 2, 0, 9 };
-    b[0].ready = 1;
+    two_writes(b, 0, 5, 2, 9, 1);
     rcfg c = { 3, 1, 2, 1, 0, 0, 0, 3, 1, 1.0 };
     st_run r;
     rule_run(&r, q, N(q), b, 1, &c,
