@@ -158,6 +158,12 @@ DitWindow::~DitWindow()
         delete x;
 }
 
+// The pending bubble may be taken now: ready, and the copy rules let it in.
+bool DitWindow::bubble_ready()
+{
+    return have_pending && pending->ready <= c->cycle && c->bubble_may_enter(pending);
+}
+
 // The pending bubble enters the window and writes the DIT now.
 void DitWindow::enter_bubble()
 {
@@ -186,7 +192,7 @@ void DitWindow::enter_bubble()
 int DitWindow::take_one(bool bubble_ok)
 {
     const uint64_t t = c->cycle;
-    if (bubble_ok && have_pending && pending->ready <= t && c->bubble_may_enter(pending)) {
+    if (bubble_ok && bubble_ready()) {
         enter_bubble();
         return 2;
     }
@@ -254,7 +260,7 @@ void DitWindow::refill()
         }
         if (n0 >= cap)
             return;
-        if (have_pending && pending->ready <= c->cycle && c->bubble_may_enter(pending)) {
+        if (bubble_ready()) {
             bub_taken = true;
             return;
         }

@@ -118,6 +118,7 @@ SC_MODULE(DitWindow) {
     ~DitWindow();
     void refill();   // step 4
     int take_one(bool bubble_ok);
+    bool bubble_ready();
     void enter_bubble();
 };
 

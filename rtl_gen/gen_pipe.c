@@ -323,10 +323,11 @@ static void emit_pipe(FILE *fp, const lpm_rtl_shape *sh)
      * cycle (bd, a register of the port, the copy rules and the window's
      * room, which the control gives as its bub_ready with bub_ok 1), the
      * bubble is offered to the control in the next as bub_valid = bd, so
-     * its take and the DIT's and bubble tables' write enables come from a
-     * register; requests are held off in both cycles. At D = 2 the control
-     * takes the port as it is (its netlist, and the figures of
-     * docs/results-rtl.md, unchanged). */
+     * its take and the DIT's and bubble tables' write enables are a LUT of
+     * registers (bd and the window's room, which the take cannot lack),
+     * no longer of the port and the copy rules; requests are held off in
+     * both cycles. At D = 2 the control takes the port as it is (its
+     * netlist, and the figures of docs/results-rtl.md, unchanged). */
     int late = sh->d >= 3;
     if (late)
         fprintf(fp,
@@ -390,8 +391,7 @@ static void emit_pipe(FILE *fp, const lpm_rtl_shape *sh)
         emit_stage_inst(fp, sh, s);
     emit_rlanes(fp, sh);
     emit_copy(fp, sh);
-    fprintf(fp, "    assign bflag = {qnz, res_valid, st_busy, ctl_busy%s};\nendmodule\n",
-            sh->d >= 3 ? " | {1'b0, bd}" : "");
+    fprintf(fp, "    assign bflag = {qnz, res_valid, st_busy, ctl_busy%s};\nendmodule\n", late ? " | {1'b0, bd}" : "");
 }
 
 int lpm_rtl_emit_pipe(const lpm_rtl_shape *sh, const char *dir, const char *header, lpm_err *err)

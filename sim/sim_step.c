@@ -364,8 +364,15 @@ static void dispatch_step(lpm_sim *s, int win)
     s->win_n -= taken - kept;
 }
 
+/* The pending bubble may be taken now: its ready cycle has come and the
+ * copy rules let it in (sim_copy.c counts a wait once per cycle). */
+static int bubble_ready(lpm_sim *s)
+{
+    return s->have_pending && s->pending.ready <= s->cycle && lpm_sim_bubble_may_enter(s, &s->pending);
+}
+
 /* The pending bubble enters the window and writes the DIT now. */
-static int bubble_enter(lpm_sim *s)
+static void bubble_enter(lpm_sim *s)
 {
     uint32_t k = pool_get(s);
     req *r = &s->pool[k - 1];
@@ -386,7 +393,6 @@ static int bubble_enter(lpm_sim *s)
         s->bhook(s->bhook_ctx, b, 0);
     s->win[s->win_n++] = k;
     EV("win:b%llu", (unsigned long long)b->seq);
-    return 2;
 }
 
 /* Takes the next item into the dispatch window: a ready bubble first, then
@@ -398,8 +404,10 @@ static int refill_one(lpm_sim *s, const run_io *io, int bubble_ok, lpm_err *err)
         lpm_err_set(err, LPM_EFAIL, "internal error: request pool exhausted");
         return -2;
     }
-    if (bubble_ok && s->have_pending && s->pending.ready <= s->cycle && lpm_sim_bubble_may_enter(s, &s->pending))
-        return bubble_enter(s);
+    if (bubble_ok && bubble_ready(s)) {
+        bubble_enter(s);
+        return 2;
+    }
     if (s->src_done)
         return 0;
     if (s->cfg.load > 0 && (double)s->cycle < (double)s->next_id / s->cfg.load)
@@ -455,7 +463,7 @@ static int refill_step(lpm_sim *s, const run_io *io, lpm_err *err)
         }
         if (s->win_n0 >= s->cap)
             return 0;
-        if (s->have_pending && s->pending.ready <= s->cycle && lpm_sim_bubble_may_enter(s, &s->pending)) {
+        if (bubble_ready(s)) {
             s->bub_taken = 1;
             return 0;
         }
