@@ -32,6 +32,7 @@ static void help(FILE *fp)
             "usage: lpmpipe sim --image IMG (--trace FILE | --gen KIND [--count N] [--seed S] [--fib F])\n"
             "                   [--hop-cycles D] [--ports P] [--result-ready F] [--queue Q]\n"
             "                   [--issue-width W] [--burst B] [--rob R] [--lookahead K] [--load L]\n"
+            "                   [--result-fifo F]\n"
             "                   [--warmup C] [--updates FILE [--ignore-image-crc] [--update-rate U]\n"
             "                   [--clock-mhz F] [--drain-updates] [--plant-fault F]]\n"
             "                   [--no-check | --verify] [--json] [--results FILE]\n"
@@ -69,6 +70,10 @@ static void help(FILE *fp)
             "                      other entry stages pass one whose queue is full\n"
             "                      (default 0: strict in-order dispatch)\n"
             "  --load L            offered requests per cycle (default: continuous backlog)\n"
+            "  --result-fifo F     a linear pipeline under the credit rules (D >= 2): no\n"
+            "                      window or queues, every lookup rides every stage, results\n"
+            "                      in input order through a FIFO; F result credits (4..4096;\n"
+            "                      full rate needs F above the latency in cycles)\n"
             "  --updates FILE      bubble file (lpmpipe update --bubbles; '-': standard input),\n"
             "                      checked against the image before the run\n"
             "  --ignore-image-crc  apply a bubble file made for another image (its writes\n"
@@ -194,7 +199,7 @@ typedef struct sim_state {
 
 enum {
     O_IMAGE = LPM_OPT_FIRST_FREE, O_SYNTH, O_LINEAR, O_READS, O_FIB,
-    O_QUEUE, O_WIDTH, O_BURST, O_ROB, O_LOAD, O_UPDATES, O_IGNORE_CRC, O_URATE, O_CLOCK, O_WARMUP, O_NOCHECK,
+    O_QUEUE, O_WIDTH, O_BURST, O_ROB, O_RFIFO, O_LOAD, O_UPDATES, O_IGNORE_CRC, O_URATE, O_CLOCK, O_WARMUP, O_NOCHECK,
     O_VERIFY, O_JSON, O_RESULTS, O_CLOG, O_TIMING, O_BASELINE, O_PRELOAD, O_LOOKAHEAD, O_HOP, O_PORTS, O_READY,
     O_DRAIN, O_FAULT
 };
@@ -229,6 +234,7 @@ static int sim_option(int c, const char *arg, sim_args *a)
     case O_WIDTH: if (lpm_cli_uint(cmd, "--issue-width", arg, 1, 64, &cfg->width)) return 2; break;
     case O_BURST: if (lpm_cli_double(cmd, "--burst", arg, 1.0, 1e9, &a->burst)) return 2; break;
     case O_ROB: if (lpm_cli_uint(cmd, "--rob", arg, 0, 1u << 20, &cfg->rob)) return 2; break;
+    case O_RFIFO: if (lpm_cli_uint(cmd, "--result-fifo", arg, 4, 4096, &cfg->result_fifo)) return 2; break;
     case O_LOAD: if (lpm_cli_double(cmd, "--load", arg, 1e-9, 64.0, &cfg->load)) return 2; break;
     case O_UPDATES: a->updates = arg; break;
     case O_IGNORE_CRC: a->ignore_crc = 1; break;
@@ -274,6 +280,7 @@ static int parse_args(int argc, char **argv, sim_args *a, int *help_given)
         { "issue-width", required_argument, 0, O_WIDTH },
         { "burst", required_argument, 0, O_BURST },
         { "rob", required_argument, 0, O_ROB },
+        { "result-fifo", required_argument, 0, O_RFIFO },
         { "load", required_argument, 0, O_LOAD },
         { "updates", required_argument, 0, O_UPDATES },
         { "ignore-image-crc", no_argument, 0, O_IGNORE_CRC },
@@ -504,12 +511,15 @@ static int make_sim(sim_args *a, sim_state *s)
     if (a->check) {
         cc->sh_enter = lpm_image_clone(s->img);
         cc->sh_exit = lpm_image_clone(s->img);
-        if (!cc->sh_enter || !cc->sh_exit) {
+        if (a->cfg.result_fifo)
+            cc->sh_lastin = lpm_image_clone(s->img);
+        if (!cc->sh_enter || !cc->sh_exit || (a->cfg.result_fifo && !cc->sh_lastin)) {
             lpm_cli_error(cmd, "out of memory");
             return 1;
         }
         cc->bf = &s->bf;
         lpm_sim_set_dit_hook(s->sim, lpm_sim_check_dit_hook, cc);
+        lpm_sim_set_exit_hook(s->sim, lpm_sim_check_exit_hook, cc);
         lpm_sim_set_bubble_hook(s->sim, lpm_sim_check_bubble_hook, cc);
     }
     if (cc->ref) {
@@ -607,9 +617,9 @@ static int simulate(const sim_args *a, sim_state *s)
         return rc;
     }
     if (cc->count != st->requests || cc->id_sum != (st->requests ? st->requests * (st->requests - 1) / 2 : 0) ||
-        (a->cfg.rob && !cc->ordered)) {
+        ((a->cfg.rob || a->cfg.result_fifo) && !cc->ordered)) {
         lpm_cli_error(cmd, "internal error: %" PRIu64 " results for %" PRIu64 " requests%s", cc->count, st->requests,
-                      a->cfg.rob && !cc->ordered ? ", out of input order" : "");
+                      (a->cfg.rob || a->cfg.result_fifo) && !cc->ordered ? ", out of input order" : "");
         return 1;
     }
     return report(a, s, st, dt);
@@ -641,6 +651,7 @@ static int finish(const sim_args *a, sim_state *s, int rc)
     lpm_ref_free(s->cc.ref);
     lpm_image_free(s->cc.sh_enter);
     lpm_image_free(s->cc.sh_exit);
+    lpm_image_free(s->cc.sh_lastin);
     lpm_image_free(s->img);
     lpm_fib_free(&s->fib);
     return rc;

@@ -43,23 +43,41 @@ uint32_t lpm_sim_check_dit_hook(void *ctx, uint64_t id, const lpm_addr *key)
 {
     lpm_sim_check *c = ctx;
     (void)id;
-    return lpm_image_lookup(c->sh_exit, key);
+    return lpm_image_lookup(c->sh_lastin ? c->sh_lastin : c->sh_exit, key);
+}
+
+/* When nothing entering later can reach the lookup (its exit; its DIT read
+ * under the credit rules, where it keeps its place behind every bubble that
+ * entered before it), the table with every update whose first bubble has
+ * entered: the lookup's "after". */
+uint32_t lpm_sim_check_exit_hook(void *ctx, uint64_t id, const lpm_addr *key)
+{
+    lpm_sim_check *c = ctx;
+    (void)id;
+    return lpm_image_lookup(c->sh_enter, key);
 }
 
 /* "Before" is the table with every update whose last bubble has left the
- * pipeline; "after" the table with every update whose first bubble has
- * entered. A lookup must answer as one of the two at its output. */
+ * pipeline when the lookup reads the DIT (in order: whose last bubble has
+ * entered); "after" the table with every update whose first bubble has
+ * entered by the time nothing more can reach it. A lookup must answer as
+ * one of the two. */
 /* A rebuild's bubbles go one by one: their writes land in the inactive
  * copy, which neither table's lookups read, until the swap makes it live
  * (in "after" as it enters, in "before" as it leaves). */
 static void rebuild_bubble(lpm_sim_check *c, const lpm_sim_bubble *b, int leaving)
 {
-    lpm_image *t = leaving ? c->sh_exit : c->sh_enter;
-    for (unsigned j = 0; j < b->nw; j++)
+    lpm_image *t = leaving ? c->sh_exit : c->sh_enter, *u = leaving ? NULL : c->sh_lastin;
+    for (unsigned j = 0; j < b->nw; j++) {
         lpm_image_write(t, b->w[j].stage, b->w[j].addr, b->w[j].word);
+        if (u)
+            lpm_image_write(u, b->w[j].stage, b->w[j].addr, b->w[j].word);
+    }
     if (!(b->flags & LPM_SIM_B_SWAP))
         return;
     lpm_image_swap(t, b->copy);
+    if (u)
+        lpm_image_swap(u, b->copy);
     if (!leaving && b->copy_crc) {
         c->crc_checked++;
         if (lpm_image_copy_crc(c->img, b->copy) != b->copy_crc && !c->crc_bad++)
@@ -77,7 +95,7 @@ void lpm_sim_check_bubble_hook(void *ctx, const lpm_sim_bubble *b, int leaving)
     if (!leaving && b->first) {
         const lpm_sim_bfile *bf = c->bf;
         if (c->fw_head == c->fw_n)
-            c->fw_head = c->fw_n = 0;
+            c->fw_head = c->fw_lhead = c->fw_n = 0;
         if (c->fw_n + bf->nuw > c->fw_cap) {
             size_t cap = (c->fw_n + bf->nuw) * 2;
             lpm_sim_write *p = realloc(c->fw, cap * sizeof *p);
@@ -89,7 +107,7 @@ void lpm_sim_check_bubble_hook(void *ctx, const lpm_sim_bubble *b, int leaving)
             c->fw_cap = cap;
         }
         if (c->fu_head == c->fu_n)
-            c->fu_head = c->fu_n = 0;
+            c->fu_head = c->fu_lhead = c->fu_n = 0;
         if (c->fu_n == c->fu_cap) {
             size_t cap = c->fu_cap ? c->fu_cap * 2 : 16;
             size_t *p = realloc(c->fu_end, cap * sizeof *p);
@@ -105,6 +123,11 @@ void lpm_sim_check_bubble_hook(void *ctx, const lpm_sim_bubble *b, int leaving)
             lpm_image_write(c->sh_enter, bf->uw[j].stage, bf->uw[j].addr, bf->uw[j].word);
         }
         c->fu_end[c->fu_n++] = c->fw_n;
+    }
+    if (!leaving && b->last && c->sh_lastin && c->fu_lhead < c->fu_n) {
+        size_t end = c->fu_end[c->fu_lhead++];
+        for (; c->fw_lhead < end; c->fw_lhead++)
+            lpm_image_write(c->sh_lastin, c->fw[c->fw_lhead].stage, c->fw[c->fw_lhead].addr, c->fw[c->fw_lhead].word);
     }
     if (leaving && b->last && c->fu_head < c->fu_n) {
         size_t end = c->fu_end[c->fu_head++];
@@ -126,8 +149,8 @@ int lpm_sim_check_sink(void *ctx, const lpm_sim_result *r, lpm_err *err)
         c->checked++;
         if (c->sh_enter) {
             /* Updates in flight: right before (the table as it was when the
-             * lookup read the DIT) or right after (as it is now). */
-            uint32_t before = r->tag, after = lpm_image_lookup(c->sh_enter, &r->key);
+             * lookup read the DIT) or right after (as it was at its exit). */
+            uint32_t before = r->tag, after = r->tag_exit;
             if (r->nh != before && r->nh != after) {
                 c->mismatches++;
                 mismatch(c, r, "the interpreter (before and after the concurrent update)", after);

@@ -16,6 +16,8 @@ typedef struct lpm_sim_check {
     lpm_image *img;        /* the live image (bubbles write it) */
     lpm_image *sh_enter;   /* every bubble that entered the window applied */
     lpm_image *sh_exit;    /* every bubble that left the last stage applied */
+    lpm_image *sh_lastin;  /* in order (linear credit rules): every update whose
+                              last bubble entered applied; NULL otherwise */
     lpm_ref *ref;
     const lpm_nhtab *nh;
     int family, check, synthetic;
@@ -30,6 +32,7 @@ typedef struct lpm_sim_check {
     size_t fw_n, fw_cap, fw_head;
     size_t *fu_end;           /* per update in flight: end offset in fw */
     size_t fu_n, fu_cap, fu_head;
+    size_t fw_lhead, fu_lhead;  /* sh_lastin's place in fw and fu_end (ahead of sh_exit's) */
     int oom;
     /* rebuilds: the live copy's CRC at each swap against its R line */
     uint64_t crc_bad, crc_checked;
@@ -40,6 +43,7 @@ typedef struct lpm_sim_check {
  * simulator; ctx is an lpm_sim_check. */
 int lpm_sim_check_sink(void *ctx, const lpm_sim_result *r, lpm_err *err);
 uint32_t lpm_sim_check_dit_hook(void *ctx, uint64_t id, const lpm_addr *key);
+uint32_t lpm_sim_check_exit_hook(void *ctx, uint64_t id, const lpm_addr *key);
 void lpm_sim_check_bubble_hook(void *ctx, const lpm_sim_bubble *b, int leaving);
 
 #endif

@@ -83,7 +83,7 @@ static int write_cfg(const lpm_rtl_shape *sh, const char *dir, const char *heade
     for (size_t i = 0; i < sizeof kv / sizeof kv[0]; i++)
         fprintf(fp, "#define TB_%s %uu\n", kv[i].k, kv[i].v);
     /* the cycle log header, from the one function that writes it for the simulator too */
-    lpm_sim_log_hdr h = { sh->n, (int)sh->ring, sh->q, sh->w, 0, 0, sh->d, sh->p };
+    lpm_sim_log_hdr h = { sh->n, (int)sh->ring, sh->q, sh->w, 0, 0, sh->d, sh->p, 0 };
     char line[256];
     lpm_sim_log_header(line, sizeof line, &h);
     fprintf(fp, "#define TB_LOG_HEADER \"%s\"\n", line);

@@ -33,7 +33,7 @@ static int header_pair(const char *x, const char *xpath, const char *y, const ch
     if (rc || (rc = header_of(y, ypath, &hy, err)))
         return rc;
     if (hx.stages != hy.stages || hx.ring != hy.ring || hx.queue != hy.queue || hx.width != hy.width ||
-        hx.rob != hy.rob || hx.lookahead != hy.lookahead || hx.hop != hy.hop || hx.ports != hy.ports)
+        hx.rob != hy.rob || hx.lookahead != hy.lookahead || hx.hop != hy.hop || hx.ports != hy.ports || hx.fifo != hy.fifo)
         return lpm_err_set(err, LPM_EFAIL, "the simulator and the RTL ran different configurations:\n  sim: %s\n  rtl: %s", x,
                            y);
     return LPM_OK;

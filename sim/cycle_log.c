@@ -7,9 +7,12 @@
 
 int lpm_sim_log_header(char *buf, size_t n, const lpm_sim_log_hdr *h)
 {
-    return snprintf(buf, n, PREFIX "%d: stages=%u %s queue=%u width=%u rob=%u lookahead=%u hop=%u ports=%u",
-                    LPM_SIM_LOG_VERSION, h->stages, h->ring ? "ring" : "linear", h->queue, h->width, h->rob,
-                    h->lookahead, h->hop, h->ports);
+    int k = snprintf(buf, n, PREFIX "%d: stages=%u %s queue=%u width=%u rob=%u lookahead=%u hop=%u ports=%u",
+                     LPM_SIM_LOG_VERSION, h->stages, h->ring ? "ring" : "linear", h->queue, h->width, h->rob,
+                     h->lookahead, h->hop, h->ports);
+    if (h->fifo && k >= 0 && (size_t)k < n)
+        k += snprintf(buf + k, n - (size_t)k, " fifo=%u", h->fifo);
+    return k;
 }
 
 int lpm_sim_log_header_parse(const char *line, lpm_sim_log_hdr *h, lpm_err *err)
@@ -26,6 +29,13 @@ int lpm_sim_log_header_parse(const char *line, lpm_sim_log_hdr *h, lpm_err *err)
     const char *p = line + strlen(PREFIX) + used;
     int got = sscanf(p, " stages=%u %7s queue=%u width=%u rob=%u lookahead=%u hop=%u ports=%u%n", &h->stages, kind,
                      &h->queue, &h->width, &h->rob, &h->lookahead, &h->hop, &h->ports, &end);
+    h->fifo = 0;
+    if (got == 8 && !strncmp(p + end, " fifo=", 6)) {
+        int more = 0;
+        if (sscanf(p + end, " fifo=%u%n", &h->fifo, &more) != 1 || !h->fifo)
+            got = 0;
+        end += more;
+    }
     if (got != 8 || (strcmp(kind, "ring") && strcmp(kind, "linear")) || (p[end] && strcmp(p + end, "\n")))
         return lpm_err_set(err, LPM_EINPUT, "malformed cycle log header: '%.100s'", line);
     h->ring = !strcmp(kind, "ring");

@@ -15,6 +15,7 @@ typedef struct lpm_sim_log_hdr {
     unsigned stages;
     int ring;
     unsigned queue, width, rob, lookahead, hop, ports;
+    unsigned fifo; /* result credits of the linear credit rules (0: none; written only when set) */
 } lpm_sim_log_hdr;
 
 /* The header line without its newline; returns its length (snprintf's). */

@@ -26,6 +26,26 @@ void lpm_sim_cfg_default(lpm_sim_cfg *c)
     c->width = 1;
 }
 
+/* The linear credit rules (docs/microarchitecture.md 4.1) are one lane wide
+ * and keep input order themselves. */
+static int check_credit_cfg(const lpm_sim_walker *w, const lpm_sim_cfg *cfg, lpm_err *err)
+{
+    if (w->ring)
+        return lpm_err_set(err, LPM_EINPUT, "result FIFO %u: the credit rules are for a linear pipeline, not a ring",
+                           cfg->result_fifo);
+    if (cfg->hop < 2)
+        return lpm_err_set(err, LPM_EINPUT, "result FIFO %u: the credit rules need hop cycles 2 or more", cfg->result_fifo);
+    if (cfg->result_fifo < 4 || cfg->result_fifo > 4096)
+        return lpm_err_set(err, LPM_EINPUT, "result FIFO %u: must be 4..4096 credits", cfg->result_fifo);
+    if (cfg->ports != 1 || cfg->width != 1)
+        return lpm_err_set(err, LPM_EINPUT, "result FIFO %u: the credit rules take one port and issue width 1",
+                           cfg->result_fifo);
+    if (cfg->rob || cfg->lookahead)
+        return lpm_err_set(err, LPM_EINPUT, "result FIFO %u: results are in input order already (no --rob, no --lookahead)",
+                           cfg->result_fifo);
+    return LPM_OK;
+}
+
 static int check_cfg(const lpm_sim_walker *w, const lpm_sim_cfg *cfg, lpm_err *err)
 {
     if (w->stages < 1 || w->stages > LPM_SIM_MAX_STAGES)
@@ -43,6 +63,8 @@ static int check_cfg(const lpm_sim_walker *w, const lpm_sim_cfg *cfg, lpm_err *e
         return lpm_err_set(err, LPM_EINPUT, "lookahead %u: must be 0 or issue width..4096", cfg->lookahead);
     if (cfg->queue > 1u << 16)
         return lpm_err_set(err, LPM_EINPUT, "queue depth %u: must be at most 65536", cfg->queue);
+    if (cfg->result_fifo)
+        return check_credit_cfg(w, cfg, err);
     if (cfg->hop > 1 && cfg->queue == 0)
         return lpm_err_set(err, LPM_EINPUT, "hop cycles %u: the dispatcher only pushes into queues, so the queue depth must be at least 1",
                            cfg->hop);
@@ -80,7 +102,10 @@ int lpm_sim_new(lpm_sim **out, const lpm_sim_walker *w, const lpm_sim_cfg *cfg, 
     /* In flight at once: the window, the queues, D rows of lanes, the lanes
      * being worked on, and the DIT answers dispatched in this cycle. */
     s->pool_n = s->cap + W + n * cfg->queue + L * D + L + 1;
-    s->nrl = D > 1 && !cfg->rob ? L + W : 0;
+    s->nrl = D > 1 && !cfg->rob && !cfg->result_fifo ? L + W : 0;
+    /* in flight under the credit rules: at most F - 1 results (the count lags two cycles) */
+    s->cres_cap = cfg->result_fifo ? cfg->result_fifo + 4 : 0;
+    s->cred = cfg->result_fifo;
     s->cur = calloc(L, sizeof *s->cur);
     s->arr = calloc((size_t)L * D, sizeof *s->arr);
     s->amask = calloc((size_t)4 * D, sizeof *s->amask);
@@ -102,13 +127,17 @@ int lpm_sim_new(lpm_sim **out, const lpm_sim_walker *w, const lpm_sim_cfg *cfg, 
     s->st.qhist = calloc((size_t)n * (cfg->queue + 1 < LPM_SIM_QHIST_MAX ? cfg->queue + 1 : LPM_SIM_QHIST_MAX),
                          sizeof *s->st.qhist);
     s->st.lat_hist = calloc(LPM_SIM_LAT_BUCKETS, sizeof *s->st.lat_hist);
+    if (s->cres_cap) {
+        s->cres = calloc(s->cres_cap, sizeof *s->cres);
+        s->cres_at = calloc(s->cres_cap, sizeof *s->cres_at);
+    }
     if (cfg->rob) {
         s->rob = calloc(cfg->rob, sizeof *s->rob);
         s->rob_valid = calloc(cfg->rob, 1);
     }
     if (!s->cur || !s->arr || !s->amask || !s->rd || !s->fin || !s->fin_lane || !s->fin_n || (s->nrl && !s->rl) || !s->qbuf ||
         !s->q || !s->qpop || !s->qpush_at || !s->qpush_n || !s->pool || !s->win || !s->bub || !s->exits || !s->exit_lane || !s->st.qhist ||
-        !s->st.lat_hist || (cfg->rob && (!s->rob || !s->rob_valid))) {
+        !s->st.lat_hist || (cfg->rob && (!s->rob || !s->rob_valid)) || (s->cres_cap && (!s->cres || !s->cres_at))) {
         lpm_sim_free(s);
         return lpm_err_set(err, LPM_EFAIL, "out of memory");
     }
@@ -143,6 +172,8 @@ void lpm_sim_free(lpm_sim *s)
     free(s->exit_lane);
     free(s->rob);
     free(s->rob_valid);
+    free(s->cres);
+    free(s->cres_at);
     free(s->st.qhist);
     free(s->st.lat_hist);
     free(s->ev);
@@ -161,6 +192,12 @@ void lpm_sim_set_dit_hook(lpm_sim *s, lpm_sim_dit_hook fn, void *ctx)
     s->dhook_ctx = ctx;
 }
 
+void lpm_sim_set_exit_hook(lpm_sim *s, lpm_sim_dit_hook fn, void *ctx)
+{
+    s->xhook = fn;
+    s->xhook_ctx = ctx;
+}
+
 const lpm_sim_stats *lpm_sim_get_stats(const lpm_sim *s)
 {
     return &s->st;
@@ -169,7 +206,7 @@ const lpm_sim_stats *lpm_sim_get_stats(const lpm_sim *s)
 /* Items in the pipeline (lookups or bubbles) or results not yet out. */
 static int items_left(const lpm_sim *s)
 {
-    return s->live || s->rl_live || s->rob_head < s->rob_alloc || s->bub_taken;
+    return s->live || s->rl_live || s->rob_head < s->rob_alloc || s->bub_taken || s->cres_n;
 }
 
 /* Something still to do: requests to read, or items in the pipeline. A
@@ -191,7 +228,7 @@ int lpm_sim_run(lpm_sim *s, lpm_sim_source_fn src, void *src_ctx,
     lpm_sim_stats *st = &s->st;
     if (s->cfg.cycle_log) {
         lpm_sim_log_hdr h = { s->n, s->w.ring, s->cfg.queue, s->cfg.width, s->cfg.rob, s->cfg.lookahead,
-                              s->D, s->P };
+                              s->D, s->P, s->cfg.result_fifo };
         char line[256];
         lpm_sim_log_header(line, sizeof line, &h);
         fprintf(s->cfg.cycle_log, "%s\n", line);

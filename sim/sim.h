@@ -71,6 +71,9 @@ typedef struct lpm_sim_cfg {
     unsigned lookahead;    /* 0: in-order dispatch; K >= W: a K-entry window,
                               items of other entry stages pass a waiting one */
     unsigned rob;          /* reorder buffer entries (0: none) */
+    unsigned result_fifo;  /* F > 0: a linear pipeline under the credit rules
+                              (docs/microarchitecture.md 4.1): F result credits,
+                              results in input order; 0: the window rules */
     double load;           /* offered requests per cycle (0: continuous backlog) */
     uint64_t warmup;       /* cycles left out of the steady-state window */
     int drain_updates;     /* run on (no lookups) until the bubble source is empty */
@@ -108,6 +111,7 @@ typedef struct lpm_sim_result {
     uint64_t out_cycle;    /* exit_cycle, or its reorder-buffer release */
     unsigned visits, loops;
     uint32_t tag;          /* what the DIT hook returned (0 without one) */
+    uint32_t tag_exit;     /* what the exit hook returned at its exit (0 without one) */
 } lpm_sim_result;
 /* Returns 0, or non-zero to stop the run with that status (err filled). */
 typedef int (*lpm_sim_sink_fn)(void *ctx, const lpm_sim_result *r, lpm_err *err);
@@ -173,5 +177,10 @@ void lpm_sim_set_bubble_hook(lpm_sim *s, lpm_sim_bubble_hook fn, void *ctx);
  * gave at that cycle there). */
 typedef uint32_t (*lpm_sim_dit_hook)(void *ctx, uint64_t id, const lpm_addr *key);
 void lpm_sim_set_dit_hook(lpm_sim *s, lpm_sim_dit_hook fn, void *ctx);
+/* The same once nothing entering later can change a lookup's answer: at
+ * its exit, or under the credit rules at its DIT read (it stays behind
+ * every bubble that entered before it); what it returns comes back in
+ * tag_exit. */
+void lpm_sim_set_exit_hook(lpm_sim *s, lpm_sim_dit_hook fn, void *ctx);
 
 #endif

@@ -8,7 +8,7 @@
 typedef struct req {
     lpm_visit v;
     uint64_t id, dit_cycle;
-    uint32_t tag;
+    uint32_t tag, tag_exit;  /* the DIT hook's; the exit hook's when called at the DIT read */
     uint32_t hops;      /* stages passed while walking: a guard against walks that never end */
     uint32_t next_free;
     int32_t bub;        /* -1: a lookup; else its bubble ring entry */
@@ -63,6 +63,14 @@ struct lpm_sim {
     lpm_sim_result *rob;        /* cfg.rob entries, id % rob */
     uint8_t *rob_valid;
     uint64_t rob_head, rob_alloc, rob_head_reg;
+    /* the linear credit rules (cfg.result_fifo): results in input order from
+     * the exit to the output, cres_at the cycle each may be fetched from */
+    lpm_sim_result *cres;
+    uint64_t *cres_at;
+    unsigned cres_cap, cres_head, cres_n;
+    unsigned cres_vis, cres_nxt;  /* at the output; fetched this cycle (shown from the next) */
+    int64_t cred;                 /* free credits as counted this cycle (two cycles late) */
+    unsigned acc_now, acc_prev, pop_now, pop_prev;
     lpm_sim_result *exits;      /* this cycle's exits, in exit order */
     uint32_t *exit_lane;
     unsigned nexits;
@@ -73,6 +81,8 @@ struct lpm_sim {
     void *bhook_ctx;
     lpm_sim_dit_hook dhook;
     void *dhook_ctx;
+    lpm_sim_dit_hook xhook;
+    void *xhook_ctx;
     /* rebuilds (sim_copy.c) */
     unsigned active;            /* the copy the DIT select names */
     uint64_t walking[2];        /* lookups between their DIT read and their exit, per copy */

@@ -61,9 +61,13 @@ static void log_cycle(lpm_sim *s)
         else
             fprintf(fp, "%s%s", tok(s, (uint32_t)x), s->rd[i] ? "" : "~");
     }
-    fputs(" Q", fp);
-    for (unsigned i = 0; i < s->n; i++)
-        fprintf(fp, " %u", s->q[i].n);
+    if (s->cres_cap) {
+        fprintf(fp, " R %u", s->cres_n); /* no queues: the results between exit and output */
+    } else {
+        fputs(" Q", fp);
+        for (unsigned i = 0; i < s->n; i++)
+            fprintf(fp, " %u", s->q[i].n);
+    }
     if (s->ev_len)
         fwrite(s->ev, 1, s->ev_len, fp);
     fputc('\n', fp);
@@ -120,6 +124,7 @@ static void do_exit(lpm_sim *s, uint32_t k, unsigned lane)
     x->visits = r->v.visits;
     x->loops = r->v.loops;
     x->tag = r->tag;
+    x->tag_exit = s->cres_cap || !s->xhook ? r->tag_exit : s->xhook(s->xhook_ctx, r->id, &r->v.key);
     s->walking[r->v.copy & 1]--;
     EV("exit:%llu", (unsigned long long)r->id);
     pool_put(s, k);
@@ -190,6 +195,34 @@ static int output_step(lpm_sim *s, const run_io *io, lpm_err *err)
     return 0;
 }
 
+/* Step 1 under the credit rules: the output shows the results fetched in
+ * earlier cycles, the oldest first; a fetch is decided on the start of the
+ * cycle (the FIFO's oldest was written before this cycle, the output holds
+ * at most one) and shows its result from the next cycle. */
+static int credit_output_step(lpm_sim *s, const run_io *io, lpm_err *err)
+{
+    unsigned S = s->cres_vis + s->cres_nxt, cap = s->cres_cap;
+    s->cres_vis = S;
+    s->cres_nxt = 0;
+    int fetch = S <= 1 && s->cres_n > S && s->cres_at[(s->cres_head + S) % cap] <= s->cycle;
+    int rc = 0;
+    if (S && lpm_sim_ready(s->cycle, s->ready_thr)) {
+        lpm_sim_result *x = &s->cres[s->cres_head];
+        s->cres_head = s->cres_head + 1 == cap ? 0 : s->cres_head + 1;
+        s->cres_n--;
+        s->cres_vis--;
+        s->pop_now = 1;
+        x->out_cycle = s->cycle;
+        EV("out:%llu", (unsigned long long)x->id);
+        rc = emit(s, x, io->sink, io->sink_ctx, err);
+    }
+    if (fetch) {
+        s->cres_nxt = 1;
+        EV("fetch:%llu", (unsigned long long)s->cres[(s->cres_head + s->cres_vis) % cap].id);
+    }
+    return rc;
+}
+
 #define BIT_SET(m, i) ((m)[(i) >> 6] |= 1ULL << ((i)&63))
 #define BIT_CLR(m, i) ((m)[(i) >> 6] &= ~(1ULL << ((i)&63)))
 /* for each set bit i of the 4-word masks, lowest first: FOR_BITS(i, w, expr) */
@@ -197,6 +230,20 @@ static int output_step(lpm_sim *s, const run_io *io, lpm_err *err)
     for (unsigned w##_j = 0; w##_j < 4; w##_j++)                              \
         for (uint64_t w = (expr); w; w &= w - 1)                              \
             for (unsigned i = w##_j * 64 + (unsigned)__builtin_ctzll(w), w##_once = 1; w##_once; w##_once = 0)
+
+/* An item whose DIT read (or write) is now: into the dispatch window, or
+ * under the credit rules straight to stage 0, D cycles on (the lanes row
+ * of this cycle, consumed already; nothing else offers to stage 0). */
+static void admit(lpm_sim *s, uint32_t k)
+{
+    if (!s->cres_cap) {
+        s->win[s->win_n++] = k;
+        return;
+    }
+    unsigned ri = (unsigned)(s->cycle % s->D);
+    s->arr[(size_t)ri * s->lanes] = (int32_t)k;
+    BIT_SET(s->amask + 4 * ri, 0);
+}
 
 static void q_pop(lpm_sim *s, unsigned st)
 {
@@ -391,7 +438,7 @@ static void bubble_enter(lpm_sim *s)
     lpm_sim_bubble_entered(s, b);
     if (s->bhook)
         s->bhook(s->bhook_ctx, b, 0);
-    s->win[s->win_n++] = k;
+    admit(s, k);
     EV("win:b%llu", (unsigned long long)b->seq);
 }
 
@@ -437,7 +484,10 @@ static int refill_one(lpm_sim *s, const run_io *io, int bubble_ok, lpm_err *err)
     r->hops = 0;
     s->walking[r->v.copy & 1]++;
     r->tag = s->dhook ? s->dhook(s->dhook_ctx, r->id, &key) : 0;
-    s->win[s->win_n++] = k;
+    /* in lockstep behind every bubble that entered before it, a lookup
+     * under the credit rules is out of any later one's reach from now */
+    r->tag_exit = s->cres_cap && s->xhook ? s->xhook(s->xhook_ctx, r->id, &key) : 0;
+    admit(s, k);
     EV("win:%llu", (unsigned long long)r->id);
     return 1;
 }
@@ -482,6 +532,32 @@ static int refill_step(lpm_sim *s, const run_io *io, lpm_err *err)
         if (got == 2)
             bubble_ok = 0;
     }
+    return 0;
+}
+
+/* Step 4 under the credit rules: a bubble taken in the cycle before
+ * enters (writes the DIT) and takes the cycle; else a ready bubble may be
+ * taken, and a request is accepted while at least three credits are free
+ * as counted (two cycles late: so that none is ever short). */
+static int credit_refill_step(lpm_sim *s, const run_io *io, lpm_err *err)
+{
+    if (s->bub_taken) {
+        s->bub_taken = 0;
+        if (!s->free_head)
+            return lpm_err_set(err, LPM_EFAIL, "internal error: request pool exhausted");
+        bubble_enter(s);
+        return 0;
+    }
+    if (bubble_ready(s))
+        s->bub_taken = 1;
+    if (s->cred < 3)
+        return 0;
+    int got = refill_one(s, io, 0, err);
+    if (got == -1)
+        return LPM_EINPUT;
+    if (got < 0)
+        return LPM_EFAIL;
+    s->acc_now = got == 1;
     return 0;
 }
 
@@ -606,7 +682,12 @@ static int exit_step(lpm_sim *s, const run_io *io, int win, lpm_err *err)
     int rc;
     for (unsigned j = 0; j < s->nexits; j++) {
         lpm_sim_result *x = &s->exits[j];
-        if (s->cfg.rob) {
+        if (s->cres_cap) {
+            /* into the result FIFO: written at x + 2, fetched from x + 3 on */
+            unsigned pos = (s->cres_head + s->cres_n++) % s->cres_cap;
+            s->cres[pos] = *x;
+            s->cres_at[pos] = s->cycle + 3;
+        } else if (s->cfg.rob) {
             uint64_t slot = x->id % s->cfg.rob;
             s->rob[slot] = *x;
             s->rob_valid[slot] = 1;
@@ -640,6 +721,13 @@ static void end_step(lpm_sim *s, int win)
         if (occ > st->rob_max)
             st->rob_max = occ;
     }
+    if (s->cres_cap) {
+        /* the credits count this cycle what was accepted and given out in the one before */
+        s->cred += (int64_t)s->pop_prev - (int64_t)s->acc_prev;
+        s->pop_prev = s->pop_now;
+        s->acc_prev = s->acc_now;
+        s->pop_now = s->acc_now = 0;
+    }
     if (s->cfg.cycle_log)
         log_cycle(s);
     if (!s->closed && s->src_done && s->win_n == 0) {
@@ -653,12 +741,23 @@ int lpm_sim_step(lpm_sim *s, const run_io *io, lpm_err *err)
     const int win = in_window(s);
     int rc;
     s->nexits = 0;
-    if ((rc = output_step(s, io, err)))
-        return rc;
-    select_step(s);
-    dispatch_step(s, win);
-    if ((rc = refill_step(s, io, err)))
-        return rc;
+    if (s->cres_cap) {
+        /* the linear credit rules: no window, no dispatcher, no queues */
+        if ((rc = credit_output_step(s, io, err)))
+            return rc;
+        select_step(s);
+        s->ndit = 0;
+        s->win_n0 = s->win_n;
+        if ((rc = credit_refill_step(s, io, err)))
+            return rc;
+    } else {
+        if ((rc = output_step(s, io, err)))
+            return rc;
+        select_step(s);
+        dispatch_step(s, win);
+        if ((rc = refill_step(s, io, err)))
+            return rc;
+    }
     if ((rc = stage_step(s, win, err)))
         return rc;
     if ((rc = exit_step(s, io, win, err)))

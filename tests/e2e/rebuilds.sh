@@ -51,6 +51,8 @@ for arch in "ring --stages 8" "linear"; do
   clean_run "$a, D=1" "$W/$a.lpi" "$W/$a.bub" --hop-cycles 1 --queue 8 --update-rate 10000000
   clean_run "$a, D=2, all at once" "$W/$a.lpi" "$W/$a.bub" --queue 8
 done
+clean_run "linear, credit rules" "$W/linear.lpi" "$W/linear.bub" --result-fifo 48 --update-rate 20000000
+clean_run "linear, credit rules, D=3, back-pressure" "$W/linear.lpi" "$W/linear.bub" --result-fifo 64 --hop-cycles 3 --result-ready 0.6
 clean_run "ring, width 4, lookahead" "$W/ring.lpi" "$W/ring.bub" --issue-width 4 --lookahead 16 --queue 4 --update-rate 20000000
 # The image the updater wrote answers the final table (it is what the pipeline holds).
 awk '{split($3,a,"/"); print a[1]}' "$W/u.txt" >"$W/probe.tr"

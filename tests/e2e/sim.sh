@@ -54,6 +54,22 @@ for img in r8 r12s3 lin; do
 done
 echo "generated table: 3 images x 7 configurations, up to $n lookups each, all checked"
 
+# The linear credit rules (docs/microarchitecture.md 4.1): every answer
+# checked, results in input order, full rate with credits above the latency
+# and credit-bound below it.
+for cfg in "--result-fifo 64" "--result-fifo 4 --hop-cycles 3" "--result-fifo 40 --result-ready 0.5 --load 0.8"; do
+  out=$("$BIN" sim --image "$W/lin.lpi" --trace "$W/t4.trace" $cfg --verify --json --results "$W/res.csv" 2>"$W/err")
+  [ $? -eq 0 ] || { bad "sim lin $cfg: $(head -3 "$W/err")"; continue; }
+  echo "$out" | grep -q '"mismatches":0,"reference_checked":'"$n"',"reference_mismatches":0' || bad "sim lin $cfg: $out"
+  tail -n +2 "$W/res.csv" | cut -d, -f1 | awk '$1 != NR - 1 { exit 1 } END { exit NR != '"$n"' }' ||
+    bad "sim lin $cfg: results not all out in input order"
+  lpc=$(echo "$out" | sed -n 's/.*"lpc":\([0-9.]*\).*/\1/p')
+  case "$cfg" in
+  *64) awk -v l="$lpc" 'BEGIN { exit !(l > 0.99 && l <= 1.0) }' || bad "credit rules, 64 credits: LPC $lpc, not full rate" ;;
+  *"fifo 4 "*) awk -v l="$lpc" 'BEGIN { exit !(l < 0.3) }' || bad "credit rules, 4 credits at D = 3: LPC $lpc, not bound by credits" ;;
+  esac
+done
+
 # The speed baselines answer like the image: the unibit walk of the table and
 # the interleaved walk of the image give the same next-hop checksum.
 for img in r8 r12s3 lin; do
@@ -112,12 +128,16 @@ printf '10.0.0.1\n2001:db8::1\n' >"$W/mix.trace"
 [ $? -eq 2 ] && grep -q "bad.bub:3: write to stage 99, the image has 8 stages" "$W/err" || bad "bubble to stage 99 not refused: $(cat "$W/err")"
 for opt in "--queue -1" "--issue-width 0" "--issue-width 65" "--burst 0.5" "--load 0" "--rob x" "--warmup" "--bogus" \
            "--hop-cycles 0" "--hop-cycles 17" "--queue 0" "--ports 3" "--result-ready 0" "--result-ready 1.5" \
-           "--result-ready 0.5 --hop-cycles 1"; do
+           "--result-ready 0.5 --hop-cycles 1" "--result-fifo 8" "--result-fifo 3" "--result-fifo x"; do
   "$BIN" sim --image "$W/r8.lpi" --trace "$W/t4.trace" $opt >/dev/null 2>&1
   [ $? -eq 2 ] || bad "option '$opt' not refused with exit 2"
 done
 "$BIN" sim --image "$W/lin.lpi" --trace "$W/t4.trace" --issue-width 2 >/dev/null 2>&1
 [ $? -eq 2 ] || bad "linear pipeline with issue width 2 not refused"
+for opt in "--result-fifo 4097" "--result-fifo 8 --hop-cycles 1" "--result-fifo 8 --rob 16" "--result-fifo 8 --ports 2"; do
+  "$BIN" sim --image "$W/lin.lpi" --trace "$W/t4.trace" $opt >/dev/null 2>"$W/err"
+  [ $? -eq 2 ] && grep -q "result" "$W/err" || bad "linear with '$opt' not refused with a reason: $(cat "$W/err")"
+done
 "$BIN" sim --image "$W/lin.lpi" --trace "$W/t4.trace" --issue-width 2 --ports 2 --verify >/dev/null 2>&1 ||
   bad "linear pipeline with two ports and issue width 2 refused or wrong"
 "$BIN" sim --image "$W/nonexistent.lpi" --trace "$W/t4.trace" >/dev/null 2>&1

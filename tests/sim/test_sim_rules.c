@@ -24,6 +24,7 @@ typedef struct rcfg {
     double load;
     unsigned la, hop, ports;
     double ready;
+    unsigned fifo; /* result credits: the linear credit rules (0: none) */
 } rcfg;
 
 static void rule_run(st_run *r, const st_req *q, size_t n, const lpm_sim_bubble *b, size_t nb, const rcfg *c,
@@ -44,6 +45,7 @@ static void rule_run(st_run *r, const st_req *q, size_t n, const lpm_sim_bubble 
     cfg.hop = c->hop ? c->hop : 1;
     cfg.ports = c->ports ? c->ports : 1;
     cfg.result_ready = c->ready;
+    cfg.result_fifo = c->fifo;
     st_go(r, c->stages, c->ring, &cfg, 1);
     expect_log(r, want);
 }
@@ -52,7 +54,7 @@ static void rule_run(st_run *r, const st_req *q, size_t n, const lpm_sim_bubble 
 static void rule_case(st_run *r, const st_req *q, size_t n, const lpm_sim_bubble *b, size_t nb, unsigned stages,
                       int ring, unsigned Q, unsigned W, unsigned R, double load, unsigned la, const char *want)
 {
-    rcfg c = { stages, ring, Q, W, R, load, la, 1, 1, 1.0 };
+    rcfg c = { stages, ring, Q, W, R, load, la, 1, 1, 1.0, 0 };
     rule_run(r, q, n, b, nb, &c, want);
 }
 
@@ -334,7 +336,7 @@ END_TEST
 START_TEST(test_v2_wrap_queue_wait)
 {
     static const st_req q[] = { {2,4},{0,1},{0,1} };
-    rcfg c = { 3, 1, 2, 1, 0, 0, 0, 2, 1, 1.0 };
+    rcfg c = { 3, 1, 2, 1, 0, 0, 0, 2, 1, 1.0, 0 };
     st_run r;
     rule_run(&r, q, N(q), NULL, 0, &c,
         "# lpmpipe sim cycle log v2: stages=3 ring queue=2 width=1 rob=0 lookahead=0 hop=2 ports=1\n"
@@ -368,7 +370,7 @@ END_TEST
 START_TEST(test_v2_full_queue)
 {
     static const st_req q[] = { {1,2},{1,2},{1,2},{0,1} };
-    rcfg c = { 2, 1, 1, 1, 0, 0, 0, 2, 1, 1.0 };
+    rcfg c = { 2, 1, 1, 1, 0, 0, 0, 2, 1, 1.0, 0 };
     st_run r;
     rule_run(&r, q, N(q), NULL, 0, &c,
         "# lpmpipe sim cycle log v2: stages=2 ring queue=1 width=1 rob=0 lookahead=0 hop=2 ports=1\n"
@@ -402,7 +404,7 @@ END_TEST
 START_TEST(test_v2_backpressure)
 {
     static const st_req q[] = { {0,1},{0,1},{0,1},{0,1},{1,0},{0,1} };
-    rcfg c = { 2, 1, 4, 1, 0, 0, 0, 2, 1, 0.5 };
+    rcfg c = { 2, 1, 4, 1, 0, 0, 0, 2, 1, 0.5, 0 };
     st_run r;
     rule_run(&r, q, N(q), NULL, 0, &c,
         "# lpmpipe sim cycle log v2: stages=2 ring queue=4 width=1 rob=0 lookahead=0 hop=2 ports=1\n"
@@ -438,7 +440,7 @@ END_TEST
 START_TEST(test_v2_rob_backpressure)
 {
     static const st_req q[] = { {0,2},{1,1},{0,1},{1,1} };
-    rcfg c = { 2, 1, 2, 1, 2, 0, 0, 2, 1, 0.5 };
+    rcfg c = { 2, 1, 2, 1, 2, 0, 0, 2, 1, 0.5, 0 };
     st_run r;
     rule_run(&r, q, N(q), NULL, 0, &c,
         "# lpmpipe sim cycle log v2: stages=2 ring queue=2 width=1 rob=2 lookahead=0 hop=2 ports=1\n"
@@ -481,7 +483,7 @@ START_TEST(test_v2_linear_bubble)
     b[0].nw = 1;
     b[0].w[0] = (lpm_sim_write){ 1, 0, 7 };
     b[0].ready = 2;
-    rcfg c = { 3, 0, 2, 1, 0, 0, 0, 2, 1, 1.0 };
+    rcfg c = { 3, 0, 2, 1, 0, 0, 0, 2, 1, 1.0, 0 };
     st_run r;
     rule_run(&r, q, N(q), b, 1, &c,
         "# lpmpipe sim cycle log v2: stages=3 linear queue=2 width=1 rob=0 lookahead=0 hop=2 ports=1\n"
@@ -524,7 +526,7 @@ START_TEST(test_v2_dual_port)
     static const st_req q[] = { {0,2},{0,2},{0,2},{1,1},{0,1},{0,1} };
     lpm_sim_bubble b[1];
     two_writes(b, 0, 5, 1, 6, 2);
-    rcfg c = { 2, 1, 4, 2, 0, 0, 0, 2, 2, 1.0 };
+    rcfg c = { 2, 1, 4, 2, 0, 0, 0, 2, 2, 1.0, 0 };
     st_run r;
     rule_run(&r, q, N(q), b, 1, &c,
         "# lpmpipe sim cycle log v2: stages=2 ring queue=4 width=2 rob=0 lookahead=0 hop=2 ports=2\n"
@@ -559,7 +561,7 @@ START_TEST(test_v3_late_bubble)
     static const st_req q[] = { {0,1},{1,2},{2,1},{0,2} };
     lpm_sim_bubble b[1];
     two_writes(b, 0, 5, 2, 9, 1);
-    rcfg c = { 3, 1, 2, 1, 0, 0, 0, 3, 1, 1.0 };
+    rcfg c = { 3, 1, 2, 1, 0, 0, 0, 3, 1, 1.0, 0 };
     st_run r;
     rule_run(&r, q, N(q), b, 1, &c,
         "# lpmpipe sim cycle log v2: stages=3 ring queue=2 width=1 rob=0 lookahead=0 hop=3 ports=1\n"
@@ -593,11 +595,67 @@ START_TEST(test_v3_late_bubble)
 }
 END_TEST
 
+/* The linear credit rules (section 4.1), D = 2, F = 4 credits: a request
+ * is accepted while at least three are free as counted two cycles late
+ * (cycles 0, 1; then none until the results' credits come back: 13, 14).
+ * The bubble taken in cycle 1 (beside request 1) enters in 2, taking the
+ * cycle; it writes 5 into stage 0 in 4 and 9 into stage 2 in 8. Request 1
+ * is a DIT answer: it rides every stage unread. Every lookup exits at the
+ * last stage a cycle after its read (7, 8, 20, 21), is fetched from the
+ * FIFO three cycles after its exit once the output holds at most one, and
+ * leaves the cycle after its fetch, in input order. Lookups 2 and 3, behind
+ * the bubble, read its words; 0 read stage 0 before it. */
+START_TEST(test_v2_linear_credit)
+{
+    static const st_req q[] = { {0,1},{0,0},{0,3},{0,2} };
+    lpm_sim_bubble b[1];
+    two_writes(b, 0, 5, 2, 9, 1);
+    rcfg c = { 3, 0, 2, 1, 0, 0, 0, 2, 1, 1.0, 4 };
+    st_run r;
+    rule_run(&r, q, N(q), b, 1, &c,
+        "# lpmpipe sim cycle log v2: stages=3 linear queue=2 width=1 rob=0 lookahead=0 hop=2 ports=1 fifo=4\n"
+        "0 S - - - R 0 win:0\n"
+        "1 S - - - R 0 win:1\n"
+        "2 S 0 - - R 0 win:b0\n"
+        "3 S 1~ - - R 0\n"
+        "4 S b0 0~ - R 0\n"
+        "5 S - 1~ - R 0\n"
+        "6 S - b0~ 0~ R 0\n"
+        "7 S - - 1~ R 1 exit:0\n"
+        "8 S - - b0 R 2 exit:1\n"
+        "9 S - - - R 2\n"
+        "10 S - - - R 2 fetch:0\n"
+        "11 S - - - R 1 out:0 fetch:1\n"
+        "12 S - - - R 0 out:1\n"
+        "13 S - - - R 0 win:2\n"
+        "14 S - - - R 0 win:3\n"
+        "15 S 2 - - R 0\n"
+        "16 S 3 - - R 0\n"
+        "17 S - 2 - R 0\n"
+        "18 S - 3 - R 0\n"
+        "19 S - - 2 R 0\n"
+        "20 S - - 3~ R 1 exit:2\n"
+        "21 S - - - R 2 exit:3\n"
+        "22 S - - - R 2\n"
+        "23 S - - - R 2 fetch:2\n"
+        "24 S - - - R 1 out:2 fetch:3\n"
+        "25 S - - - R 0 out:3\n");
+
+    static const uint32_t nh[] = { LPM_NH_NONE, LPM_NH_NONE, 9, 5 };
+    for (unsigned i = 0; i < 4; i++) {
+        ck_assert_uint_eq(r.res[i].id, i);
+        ck_assert_uint_eq(r.res[i].nh, nh[i]);
+    }
+    ck_assert_uint_eq(r.st.bubbles, 1);
+    free(r.log);
+}
+END_TEST
+
 /* The header is written and parsed in one place; other versions and
  * malformed lines are refused. */
 START_TEST(test_log_header)
 {
-    lpm_sim_log_hdr h = { 24, 1, 32, 4, 64, 16, 2, 2 }, g;
+    lpm_sim_log_hdr h = { 24, 1, 32, 4, 64, 16, 2, 2, 0 }, g;
     char line[256];
     lpm_err err;
     lpm_sim_log_header(line, sizeof line, &h);
@@ -615,6 +673,16 @@ START_TEST(test_log_header)
     ck_assert_int_eq(lpm_sim_log_header_parse("# lpmpipe sim cycle log v2: stages=4 ring queue=2 width=1 rob=0 lookahead=0 hop=1",
                                               &g, &err), LPM_EINPUT);
     ck_assert_int_eq(lpm_sim_log_header_parse("0 S - - Q 0 0", &g, &err), LPM_EINPUT);
+    /* the credit rules' key, written only when set */
+    lpm_sim_log_hdr c = { 7, 0, 4, 1, 0, 0, 2, 1, 32 };
+    lpm_sim_log_header(line, sizeof line, &c);
+    ck_assert_str_eq(line, "# lpmpipe sim cycle log v2: stages=7 linear queue=4 width=1 rob=0 lookahead=0 hop=2 ports=1 fifo=32");
+    ck_assert_int_eq(lpm_sim_log_header_parse(line, &g, &err), LPM_OK);
+    ck_assert(g.stages == 7 && !g.ring && g.fifo == 32 && g.hop == 2);
+    ck_assert_int_eq(lpm_sim_log_header_parse("# lpmpipe sim cycle log v2: stages=7 linear queue=4 width=1 rob=0 lookahead=0 hop=2 ports=1 fifo=0",
+                                              &g, &err), LPM_EINPUT);
+    ck_assert_int_eq(lpm_sim_log_header_parse("# lpmpipe sim cycle log v2: stages=7 linear queue=4 width=1 rob=0 lookahead=0 hop=2 ports=1 fifo=x",
+                                              &g, &err), LPM_EINPUT);
 }
 END_TEST
 
@@ -643,6 +711,29 @@ START_TEST(test_v2_refused)
     cfg.hop = 1;
     cfg.result_ready = 0.5; /* the one-cycle rules have no back-pressure */
     ck_assert_int_eq(lpm_sim_new(&s, &w, &cfg, &err), LPM_EINPUT);
+    /* the credit rules: linear, D >= 2, one lane, 4..4096 credits, no reordering */
+    lpm_sim_cfg_default(&cfg);
+    cfg.result_fifo = 8;
+    ck_assert_int_eq(lpm_sim_new(&s, &w, &cfg, &err), LPM_OK);
+    lpm_sim_free(s);
+    static const struct { unsigned hop, ports, fifo, rob, la; } bad[] = {
+        { 1, 1, 8, 0, 0 }, { 2, 2, 8, 0, 0 }, { 2, 1, 3, 0, 0 }, { 2, 1, 4097, 0, 0 }, { 2, 1, 8, 16, 0 }, { 2, 1, 8, 0, 4 },
+    };
+    for (unsigned i = 0; i < N(bad); i++) {
+        lpm_sim_cfg_default(&cfg);
+        cfg.hop = bad[i].hop;
+        cfg.ports = bad[i].ports;
+        cfg.result_fifo = bad[i].fifo;
+        cfg.rob = bad[i].rob;
+        cfg.lookahead = bad[i].la;
+        ck_assert_msg(lpm_sim_new(&s, &w, &cfg, &err) == LPM_EINPUT, "case %u accepted", i);
+        ck_assert_msg(strstr(err.msg, "result FIFO"), "%s", err.msg);
+    }
+    lpm_sim_synth_init(&sy, 4, 1, &w);
+    lpm_sim_cfg_default(&cfg);
+    cfg.result_fifo = 8;
+    ck_assert_int_eq(lpm_sim_new(&s, &w, &cfg, &err), LPM_EINPUT);
+    ck_assert_msg(strstr(err.msg, "not a ring"), "%s", err.msg);
 }
 END_TEST
 
@@ -669,6 +760,7 @@ int main(void)
     tcase_add_test(tc, test_v2_dual_port);
     tcase_add_test(tc, test_v2_refused);
     tcase_add_test(tc, test_v3_late_bubble);
+    tcase_add_test(tc, test_v2_linear_credit);
     tcase_add_test(tc, test_log_header);
     suite_add_tcase(s, tc);
     return tu_run(s);
