@@ -12,7 +12,7 @@ static void help(FILE *fp)
 {
     fprintf(fp,
             "usage: lpmpipe rtl --image IMG -o DIR [--hop-cycles D] [--ports P] [--queue Q] [--issue-width W]\n"
-            "                   [--rob 0] [--mutate M]\n"
+            "                   [--rob 0] [--result-fifo F] [--mutate M]\n"
             "       lpmpipe rtl verify --image IMG (--trace F | --gen KIND [--count N] [--seed S]) ...\n"
             "                   (lpmpipe rtl verify --help)\n"
             "       lpmpipe rtl synth DIR [--json]\n"
@@ -28,6 +28,8 @@ static void help(FILE *fp)
             "  --queue Q           per-stage queue depth, 1..4096 (default 16)\n"
             "  --issue-width W     requests dispatched per cycle, 1..16 (default 1; linear: at most P)\n"
             "  --rob R             reorder buffer: only 0 (results leave through result lanes)\n"
+            "  --result-fifo F     a linear pipeline under the credit rules (sim --result-fifo):\n"
+            "                      no window or queues, results in input order, F credits\n"
             "  --mutate M          plant a known fault (queue-order, queue-capacity,\n"
             "                      bubble-address, swap-early): rtl verify must then fail\n");
 }
@@ -38,7 +40,7 @@ int lpm_cmd_rtl(int argc, char **argv)
         return lpm_rtl_cmd_verify(argc - 1, argv + 1);
     if (argc > 1 && !strcmp(argv[1], "synth"))
         return lpm_rtl_cmd_synth(argc - 1, argv + 1);
-    enum { O_IMAGE = LPM_OPT_FIRST_FREE, O_QUEUE, O_WIDTH, O_ROB, O_MUT, O_HOP, O_PORTS };
+    enum { O_IMAGE = LPM_OPT_FIRST_FREE, O_QUEUE, O_WIDTH, O_ROB, O_MUT, O_HOP, O_PORTS, O_FIFO };
     static const struct option lo[] = {
         { "image", required_argument, 0, O_IMAGE },
         { "queue", required_argument, 0, O_QUEUE },
@@ -47,6 +49,7 @@ int lpm_cmd_rtl(int argc, char **argv)
         { "mutate", required_argument, 0, O_MUT },
         { "hop-cycles", required_argument, 0, O_HOP },
         { "ports", required_argument, 0, O_PORTS },
+        { "result-fifo", required_argument, 0, O_FIFO },
         { "help", no_argument, 0, 'h' },
         { 0, 0, 0, 0 },
     };
@@ -63,6 +66,7 @@ int lpm_cmd_rtl(int argc, char **argv)
         case O_MUT: if (lpm_rtl_parse_mutation(optarg, &o.mutate)) return 2; break;
         case O_HOP: if (lpm_cli_uint(cmd, "--hop-cycles", optarg, 1, 16, &o.hop)) return 2; break; /* 1: refused with a reason */
         case O_PORTS: if (lpm_cli_uint(cmd, "--ports", optarg, 1, 2, &o.ports)) return 2; break;
+        case O_FIFO: if (lpm_cli_uint(cmd, "--result-fifo", optarg, 4, 4096, &o.fifo)) return 2; break;
         case 'h': help(stdout); return 0;
         default: return lpm_cli_usage_error(cmd);
         }

@@ -47,7 +47,7 @@ typedef struct lpm_verify_run {
  * NULL-terminated, with room left for a few more. */
 #define LPM_VERIFY_SIM_ARGS 48
 typedef struct lpm_verify_simargs {
-    char num[10][64];
+    char num[11][64];
 } lpm_verify_simargs;
 int lpm_verify_sim_argv(const lpm_verify_opts *v, const char *trace, lpm_verify_simargs *sa, char **a);
 

@@ -152,6 +152,11 @@ int lpm_verify_sim_argv(const lpm_verify_opts *v, const char *trace, lpm_verify_
     }
     a[n++] = "--rob";
     a[n++] = "0";
+    if (o->fifo) {
+        lpm_rtl_fmt(num[10], sizeof num[10], "%u", o->fifo);
+        a[n++] = "--result-fifo";
+        a[n++] = num[10];
+    }
     a[n++] = "--result-ready";
     a[n++] = num[9];
     if (v->load > 0) {

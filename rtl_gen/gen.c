@@ -82,8 +82,10 @@ static int write_cfg(const lpm_rtl_shape *sh, const char *dir, const char *heade
     };
     for (size_t i = 0; i < sizeof kv / sizeof kv[0]; i++)
         fprintf(fp, "#define TB_%s %uu\n", kv[i].k, kv[i].v);
+    if (sh->f) /* the credit rules (tb.cpp: the log's R part and fetch events) */
+        fprintf(fp, "#define TB_FIFO %uu\n", sh->f);
     /* the cycle log header, from the one function that writes it for the simulator too */
-    lpm_sim_log_hdr h = { sh->n, (int)sh->ring, sh->q, sh->w, 0, 0, sh->d, sh->p, 0 };
+    lpm_sim_log_hdr h = { sh->n, (int)sh->ring, sh->q, sh->w, 0, 0, sh->d, sh->p, sh->f };
     char line[256];
     lpm_sim_log_header(line, sizeof line, &h);
     fprintf(fp, "#define TB_LOG_HEADER \"%s\"\n", line);
@@ -97,6 +99,57 @@ static int write_cfg(const lpm_rtl_shape *sh, const char *dir, const char *heade
     return lpm_rtl_close(fp, dir, "lpm_item.vh", err);
 }
 
+/* The README of a pipeline under the credit rules (docs/microarchitecture.md 4.1). */
+static int write_readme_credit(const lpm_image *img, const lpm_rtl_shape *sh, const char *dir, FILE *fp, lpm_err *err)
+{
+    fprintf(fp,
+            "A write-bubble linear pipeline of %u stages for IPv%d keys (%u bits), initial\n"
+            "stride %u, built to the credit rules of lpmpipe's docs/microarchitecture.md\n"
+            "section 4.1: a hop takes %u clocks, every memory reads and writes on the rising\n"
+            "edge, every item enters at stage 0 and moves on one stage every %u cycles, and\n"
+            "results leave in input order through a result FIFO; %u result credits. `lpmpipe\n"
+            "rtl verify` proves this Verilog reproduces the simulator's cycle log (`lpmpipe\n"
+            "sim --hop-cycles %u --result-fifo %u`).\n\n",
+            sh->n, lpm_image_family(img), sh->kb, sh->x, sh->d, sh->d, sh->f, sh->d, sh->f);
+    fprintf(fp, "## Files\n\n"
+                "| file | what |\n|---|---|\n"
+                "| lpm_top.v | the top module: the ports below |\n"
+                "| lpm_pipe.v | the wiring, with the debug signals the testbenches log |\n"
+                "| lpm_credit.v | request and bubble ports, result credits, the DIT pipeline (lpm_cctl); the result FIFO and its output (lpm_rfifo) |\n"
+                "| lpm_dit.v | the direct index table (dit.hex) and lpm_entry (a request's first item) |\n"
+                "| lpm_stage_NN.v | one module per stage: memory (stage_NN.hex), hop registers, decision |\n"
+                "| lpm_ctl.v, lpm_queue.v, lpm_rlane.v | the small kept cells the stages use (the window rules' modules are not instantiated) |\n"
+                "| lpm_item.vh | every width and item field position of this instance |\n"
+                "| lpm_tb_top.v, tb.cpp, tb_cfg.h, ready.h | the Verilator testbench `lpmpipe rtl verify` runs |\n"
+                "| tb_icarus.v, tb_cfg.vh | the Icarus Verilog testbench |\n"
+                "| lpm_ice40_brams.txt, lpm_ice40_brams_map.v | the iCE40 block RAM library of `make gate` and `lpmpipe rtl synth` (not part of the design) |\n"
+                "| Makefile | `make lint`, `make tb` (Verilator), `make icarus` |\n\n");
+    fprintf(fp,
+            "## Ports of lpm_top\n\n"
+            "| port | width | meaning |\n|---|---|---|\n"
+            "| clk, rst | 1 | clock (every register and memory on the rising edge); synchronous reset, active high |\n"
+            "| req_valid / req_ready | 1 | a request; req_ready is a register of the credits (at least three free) and the bubble's entry |\n"
+            "| req_tag | %u | the request's tag, returned with its result: no two requests in flight may share one (%u tags cover everything in flight) |\n"
+            "| req_key | %u | the address, MSB first |\n"
+            "| bub_valid / bub_ready | 1 | an update bubble: bub_valid and bub_data held until bub_ready; the bubble enters in the cycle of bub_ready, which takes no request |\n"
+            "| bub_data | %u | per stage s at s x %u: {word %u, address %u, write enable}; then {entry %u, index %u, write enable} for the DIT |\n"
+            "| res_valid, res_tag, res_nhv, res_nh | 1 | the results in input order (next-hop index; res_nhv 0: no route) |\n"
+            "| res_ready | 1 | the result leaves in a cycle with res_valid and res_ready high |\n"
+            "| busy | 1 | items in flight: registered, never low while an item is in flight |\n\n",
+            sh->t, 1u << sh->t, sh->kb, sh->bw, sh->bsw, sh->wb, sh->aw, sh->db, sh->xi);
+    fprintf(fp,
+            "## Latency\n\n"
+            "A request taken in cycle t reads the direct index table in t, holds stage 0 in\n"
+            "t+%u and stage s in t+%u(s+1), exits at the last stage in t+%u(N+1)-1 and is at\n"
+            "the result port from t+%u(N+1)+3 on (later only when res_ready was low). The\n"
+            "exact rules: docs/microarchitecture.md section 4.1.\n\n"
+            "## Sizes\n\n"
+            "An item (hop register) is %u bits. Result FIFO of %u entries; bubble tables of\n"
+            "%u entries.\n",
+            sh->d, sh->d, sh->d, sh->d, sh->iw, 1u << sh->rfb, 1u << sh->bqb);
+    return lpm_rtl_close(fp, dir, "README.md", err);
+}
+
 static int write_readme(const lpm_image *img, const lpm_rtl_shape *sh, const char *dir, const char *header,
                         lpm_err *err)
 {
@@ -105,6 +158,8 @@ static int write_readme(const lpm_image *img, const lpm_rtl_shape *sh, const cha
     if (rc)
         return rc;
     fprintf(fp, "# Generated pipeline\n\n```\n%s```\n\n", header);
+    if (sh->f)
+        return write_readme_credit(img, sh, dir, fp, err);
     fprintf(fp,
             "A %s pipeline of %u stages for IPv%d keys (%u bits), initial stride %u, built\n"
             "to the hardware cycle rules of lpmpipe's docs/microarchitecture.md: a hop takes\n"
@@ -163,7 +218,7 @@ static int write_makefile(const lpm_rtl_shape *sh, const char *dir, const char *
     int rc = lpm_rtl_open(&fp, dir, "Makefile", header, "#", err);
     if (rc)
         return rc;
-    fprintf(fp, "CORE := lpm_pipe.v lpm_ctl.v lpm_queue.v lpm_rlane.v lpm_dit.v");
+    fprintf(fp, "CORE := lpm_pipe.v lpm_ctl.v lpm_queue.v lpm_rlane.v lpm_dit.v%s", sh->f ? " lpm_credit.v" : "");
     for (unsigned s = 0; s < sh->n; s++)
         fprintf(fp, " lpm_stage_%02u.v", s);
     fprintf(fp,
@@ -211,11 +266,13 @@ int lpm_rtl_generate(const lpm_image *img, const char *name, const lpm_rtl_opts 
         return lpm_err_set(err, LPM_EFAIL, "%s: %s", dir, strerror(errno));
     const char *base = strrchr(name, '/');
     base = base ? base + 1 : name;
-    char header[512];
+    char header[512], fifo_opt[32] = "";
+    if (sh.f)
+        snprintf(fifo_opt, sizeof fifo_opt, " --result-fifo %u", sh.f);
     snprintf(header, sizeof header,
              "Generated by lpmpipe rtl from image %s: %s, %u stages, IPv%d.\n"
-             "Options: --hop-cycles %u --ports %u --queue %u --issue-width %u%s%s. Do not edit.\n",
-             base, sh.ring ? "ring" : "linear", sh.n, lpm_image_family(img), sh.d, sh.p, sh.q, sh.w,
+             "Options: --hop-cycles %u --ports %u --queue %u --issue-width %u%s%s%s. Do not edit.\n",
+             base, sh.ring ? "ring" : "linear", sh.n, lpm_image_family(img), sh.d, sh.p, sh.q, sh.w, fifo_opt,
              o->mutate ? " --mutate " : "", o->mutate ? lpm_rtl_mutation_name(o->mutate) : "");
     if ((rc = lpm_rtl_emit_stages(img, &sh, dir, header, err)) || (rc = lpm_rtl_emit_dit(img, &sh, dir, header, err)) ||
         (rc = lpm_rtl_emit_pipe(&sh, dir, header, err)))
@@ -238,6 +295,8 @@ int lpm_rtl_generate(const lpm_image *img, const char *name, const lpm_rtl_opts 
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
         if ((rc = lpm_rtl_write_text(dir, fixed[i].name, header, fixed[i].cm, fixed[i].text, err)))
             return rc;
+    if (sh.f && (rc = lpm_rtl_write_text(dir, "lpm_credit.v", header, "//", lpm_rtl_lpm_credit_v, err)))
+        return rc;
     if ((rc = lpm_rtl_write_ice40_lib(dir, header, err)))
         return rc;
     if ((rc = write_cfg(&sh, dir, header, err)) || (rc = write_readme(img, &sh, dir, header, err)))

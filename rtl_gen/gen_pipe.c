@@ -12,12 +12,14 @@
  * items (D each), the result lanes, the queues' "not empty" */
 static unsigned busy_flags(const lpm_rtl_shape *sh)
 {
+    if (sh->f) /* the credit rules: the control's D + 1, the stages', the result FIFO's six */
+        return sh->d + 1 + sh->n * sh->p * sh->d + 6;
     return 2 + sh->n * sh->p * sh->d + sh->l + sh->nq;
 }
 
 /* pipe: lpm_pipe's ports, which end in the busy flags (bflag) that the tops
  * fold into busy */
-static void emit_pipe_ports(FILE *fp, const lpm_rtl_shape *sh, int dbg, int pipe, const char *name)
+void lpm_rtl_emit_pipe_ports(FILE *fp, const lpm_rtl_shape *sh, int dbg, int pipe, const char *name)
 {
     char last[64];
     if (pipe)
@@ -55,9 +57,11 @@ static void emit_pipe_ports(FILE *fp, const lpm_rtl_shape *sh, int dbg, int pipe
                 "    output wire [1:0] dbg_stall,\n"
                 "    output wire [%u:0] dbg_stall_stg,\n"
                 "    output wire [%u:0] dbg_exit,\n"
-                "    output wire [%u:0] dbg_exit_tag\n",
+                "    output wire [%u:0] dbg_exit_tag%s\n",
                 sh->n * sh->p * sh->slw - 1, sh->n * sh->p - 1, sh->n * sh->qcb - 1, sh->w * 2 - 1, sh->w * sh->wtw - 1,
-                sh->sb - 1, sh->l - 1, sh->l * sh->t - 1);
+                sh->sb - 1, sh->l - 1, sh->l * sh->t - 1, sh->f ? "," : "");
+    if (dbg && sh->f)
+        fprintf(fp, "    output wire dbg_fetch     // the credit rules: a result fetched from the FIFO\n");
     fprintf(fp, ");\n");
 }
 
@@ -114,7 +118,7 @@ static void emit_wrapper(FILE *fp, const lpm_rtl_shape *sh, int dbg)
         fprintf(fp, "// The testbench wrapper: lpm_pipe with the signals the cycle log needs.\n");
     else
         fprintf(fp, "// The pipeline: ports and latency in README.md.\n");
-    emit_pipe_ports(fp, sh, dbg, 0, dbg ? "lpm_tb_top" : "lpm_top");
+    lpm_rtl_emit_pipe_ports(fp, sh, dbg, 0, dbg ? "lpm_tb_top" : "lpm_top");
     if (!dbg)
         fprintf(fp, "    // the debug signals stay inside: nothing here drives or reads them\n"
                     "    /* verilator lint_off PINCONNECTEMPTY */\n");
@@ -122,11 +126,12 @@ static void emit_wrapper(FILE *fp, const lpm_rtl_shape *sh, int dbg)
     fprintf(fp, "    lpm_pipe p (");
     for (size_t i = 0; i < sizeof port_names / sizeof port_names[0]; i++)
         fprintf(fp, "%s.%s(%s)", i ? ", " : "", port_names[i], port_names[i]);
-    for (size_t i = 0; i < sizeof dbg_names / sizeof dbg_names[0]; i++) {
+    for (size_t i = 0; i < sizeof dbg_names / sizeof dbg_names[0] + (sh->f != 0); i++) {
+        const char *nm = i < sizeof dbg_names / sizeof dbg_names[0] ? dbg_names[i] : "dbg_fetch";
         if (dbg)
-            fprintf(fp, ",\n        .%s(%s)", dbg_names[i], dbg_names[i]);
+            fprintf(fp, ",\n        .%s(%s)", nm, nm);
         else
-            fprintf(fp, ",\n        .%s()", dbg_names[i]);
+            fprintf(fp, ",\n        .%s()", nm);
     }
     fprintf(fp, ");\n");
     if (!dbg)
@@ -164,11 +169,14 @@ static void emit_rlanes(FILE *fp, const lpm_rtl_shape *sh)
             "    assign dbg_exit = rl_push;\n");
 }
 
-static void emit_stage_inst(FILE *fp, const lpm_rtl_shape *sh, unsigned s)
+void lpm_rtl_emit_stage_inst(FILE *fp, const lpm_rtl_shape *sh, unsigned s)
 {
     unsigned prev = s ? s - 1 : sh->n - 1, pw = sh->p * sh->iw;
-    int has_q = sh->ring || s == 0, has_bt = s + 1 < sh->n, has_rl = sh->ring || s + 1 == sh->n;
-    fprintf(fp, "    lpm_stage_%02u s%02u (.clk(clk), .rst(rst), .hin(hop[%u:%u]),\n", s, s, prev * pw + pw - 1, prev * pw);
+    int has_q = lpm_rtl_stage_has_q(sh, s), has_bt = s + 1 < sh->n, has_rl = sh->ring || s + 1 == sh->n;
+    if (sh->f && s == 0) /* the credit rules: stage 0 holds the entry register's item */
+        fprintf(fp, "    lpm_stage_00 s00 (.clk(clk), .rst(rst), .hin(ent),\n");
+    else
+        fprintf(fp, "    lpm_stage_%02u s%02u (.clk(clk), .rst(rst), .hin(hop[%u:%u]),\n", s, s, prev * pw + pw - 1, prev * pw);
     if (has_q) {
         unsigned q = sh->ring ? s : 0;
         fprintf(fp, "        .qhead(qhead[%u:%u]), .qnz(qnz[%u]),", q * pw + pw - 1, q * pw, q);
@@ -211,7 +219,25 @@ static void emit_stage_inst(FILE *fp, const lpm_rtl_shape *sh, unsigned s)
  * which a fence bubble waits to be none for the inactive copy. Counts are
  * registers: the exits and departures of a cycle count from the next, as
  * in the simulator, where they come after the window's refill. */
-static void emit_copy(FILE *fp, const lpm_rtl_shape *sh)
+/* Lane k's DIT index (the key's first bits, after the active copy) and the
+ * key bits after them. */
+void lpm_rtl_emit_dit_index(FILE *fp, const lpm_rtl_shape *sh, unsigned k)
+{
+    if (sh->cp > 1 && sh->x) /* {the active copy, the key's first x bits} */
+        fprintf(fp, "    assign dit_idx[%u:%u] = {active, req_key[%u:%u]};\n", k * sh->xi + sh->xi - 1, k * sh->xi,
+                k * sh->kb + sh->kb - 1, k * sh->kb + sh->kb - sh->x);
+    else if (sh->cp > 1)
+        fprintf(fp, "    assign dit_idx[%u] = active;\n", k);
+    else if (sh->x)
+        fprintf(fp, "    assign dit_idx[%u:%u] = req_key[%u:%u];\n", k * sh->xi + sh->xi - 1, k * sh->xi,
+                k * sh->kb + sh->kb - 1, k * sh->kb + sh->kb - sh->x);
+    else
+        fprintf(fp, "    assign dit_idx[%u] = 1'b0;\n", k);
+    fprintf(fp, "    assign req_rest[%u:%u] = req_key[%u:%u];\n", k * sh->kr + sh->kr - 1, k * sh->kr,
+            k * sh->kb + sh->kr - 1, k * sh->kb);
+}
+
+void lpm_rtl_emit_copy(FILE *fp, const lpm_rtl_shape *sh)
 {
     if (sh->cp < 2) {
         fprintf(fp, "    assign bub_ok = 1'b1;\n");
@@ -280,7 +306,7 @@ static void emit_pipe(FILE *fp, const lpm_rtl_shape *sh)
 {
     unsigned w = sh->w, pw = sh->p * sh->iw;
     fprintf(fp, "// The pipeline with its debug signals: lpm_top and lpm_tb_top wrap it.\n");
-    emit_pipe_ports(fp, sh, 1, 1, "lpm_pipe");
+    lpm_rtl_emit_pipe_ports(fp, sh, 1, 1, "lpm_pipe");
     fprintf(fp,
             "`include \"lpm_item.vh\"\n"
             "    wire dit_we, bt_we, bub_ok;\n"
@@ -354,18 +380,7 @@ static void emit_pipe(FILE *fp, const lpm_rtl_shape *sh)
             late ? "creq_valid" : "req_valid", late ? "creq_ready" : "req_ready", late ? "bd" : "bub_valid",
             late ? "1'b1" : "bub_ok", late ? "croom" : "bub_ready");
     for (unsigned k = 0; k < w; k++) {
-        if (sh->cp > 1 && sh->x) /* {the active copy, the key's first x bits} */
-            fprintf(fp, "    assign dit_idx[%u:%u] = {active, req_key[%u:%u]};\n", k * sh->xi + sh->xi - 1, k * sh->xi,
-                    k * sh->kb + sh->kb - 1, k * sh->kb + sh->kb - sh->x);
-        else if (sh->cp > 1)
-            fprintf(fp, "    assign dit_idx[%u] = active;\n", k);
-        else if (sh->x)
-            fprintf(fp, "    assign dit_idx[%u:%u] = req_key[%u:%u];\n", k * sh->xi + sh->xi - 1, k * sh->xi,
-                    k * sh->kb + sh->kb - 1, k * sh->kb + sh->kb - sh->x);
-        else
-            fprintf(fp, "    assign dit_idx[%u] = 1'b0;\n", k);
-        fprintf(fp, "    assign req_rest[%u:%u] = req_key[%u:%u];\n", k * sh->kr + sh->kr - 1, k * sh->kr,
-                k * sh->kb + sh->kr - 1, k * sh->kb);
+        lpm_rtl_emit_dit_index(fp, sh, k);
         fprintf(fp, "    lpm_entry e%u (.e(dit_rdata[%u:%u]), .key(ent_key[%u:%u]), .tag(ent_tag[%u:%u]), .item(ent_item[%u:%u]));\n",
                 k, k * sh->db + sh->db - 1, k * sh->db, k * sh->kr + sh->kr - 1, k * sh->kr, k * sh->t + sh->t - 1,
                 k * sh->t, k * sh->iw + sh->iw - 1, k * sh->iw);
@@ -388,9 +403,9 @@ static void emit_pipe(FILE *fp, const lpm_rtl_shape *sh)
     else
         fprintf(fp, "    assign dbg_qn = qcnt_next;\n");
     for (unsigned s = 0; s < sh->n; s++)
-        emit_stage_inst(fp, sh, s);
+        lpm_rtl_emit_stage_inst(fp, sh, s);
     emit_rlanes(fp, sh);
-    emit_copy(fp, sh);
+    lpm_rtl_emit_copy(fp, sh);
     fprintf(fp, "    assign bflag = {qnz, res_valid, st_busy, ctl_busy%s};\nendmodule\n", late ? " | {1'b0, bd}" : "");
 }
 
@@ -402,7 +417,9 @@ int lpm_rtl_emit_pipe(const lpm_rtl_shape *sh, const char *dir, const char *head
         int rc = lpm_rtl_open(&fp, dir, names[i], header, "//", err);
         if (rc)
             return rc;
-        if (i == 0)
+        if (i == 0 && sh->f)
+            lpm_rtl_emit_pipe_credit(fp, sh);
+        else if (i == 0)
             emit_pipe(fp, sh);
         else
             emit_wrapper(fp, sh, i == 2);

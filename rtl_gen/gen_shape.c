@@ -54,6 +54,16 @@ static int check_opts(const lpm_image *img, const lpm_rtl_opts *o, unsigned hop,
         return lpm_err_set(err, LPM_EINPUT,
                            "--rob %u: the generated RTL has no reorder buffer (results leave through result lanes); use --rob 0",
                            o->rob);
+    if (o->fifo) {
+        if (lpm_image_is_ring(img))
+            return lpm_err_set(err, LPM_EINPUT, "--result-fifo %u: the credit rules are for a linear pipeline, not a ring", o->fifo);
+        if (o->fifo < 4 || o->fifo > 4096)
+            return lpm_err_set(err, LPM_EINPUT, "--result-fifo %u: must be 4..4096 credits", o->fifo);
+        if (ports != 1 || o->width != 1)
+            return lpm_err_set(err, LPM_EINPUT, "--result-fifo %u: the credit rules take one port and issue width 1", o->fifo);
+        if (o->mutate == LPM_RTL_MUT_QUEUE_ORDER || o->mutate == LPM_RTL_MUT_QUEUE_CAP)
+            return lpm_err_set(err, LPM_EINPUT, "--mutate %s: the credit rules build no queue", lpm_rtl_mutation_name(o->mutate));
+    }
     if (o->mutate < 0 || o->mutate >= LPM_RTL_MUT_COUNT)
         return lpm_err_set(err, LPM_EINPUT, "unknown planted fault %d", o->mutate);
     if (o->mutate == LPM_RTL_MUT_BUBBLE_ADDR && lpm_image_stages(img) < 2)
@@ -121,6 +131,18 @@ int lpm_rtl_shape_of(const lpm_image *img, const lpm_rtl_opts *o, lpm_rtl_shape 
     sh->bsw = 1 + sh->aw + sh->wb;
     sh->bf = sh->n * sh->bsw + 1 + sh->xi + sh->db;
     sh->bw = sh->bf + (sh->cp > 1 ? 4 : 0); /* flags: fence, drain, swap, the swap's copy */
+    if (o->fifo) {
+        /* the credit rules: no window, one result port; at most F - 1
+         * lookups between acceptance and output; a bubble at most every
+         * other cycle, D per stage and D + 2 before stage 0 */
+        sh->f = o->fifo;
+        sh->rfb = at_least1(clog2(sh->f));
+        sh->nrl = 1;
+        sh->l = 1;
+        sh->t = at_least1(clog2(sh->f));
+        sh->bqb = at_least1(clog2((unsigned long long)sh->n * sh->d + 2ULL * sh->d + 4));
+        sh->tg = sh->t > sh->bqb ? sh->t : sh->bqb;
+    }
     sh->rdw = sh->t + 1 + sh->nb;
     sh->slw = 3 + sh->tg;
     sh->wtw = 1 + sh->tg + sh->sb;

@@ -477,7 +477,7 @@ static void emit_stage(FILE *fp, const lpm_image *img, const lpm_rtl_shape *sh, 
     while ((1ULL << c.ib) < c.depth)
         c.ib++;
     c.nxt = s + 1 < sh->n ? s + 1 : 0;
-    c.has_q = sh->ring || s == 0;
+    c.has_q = lpm_rtl_stage_has_q(sh, s);
     c.has_bt = s + 1 < sh->n;
     c.has_rl = sh->ring || s + 1 == sh->n;
     c.jump = sh->wl.j_bits != 0;

@@ -35,6 +35,8 @@ void lpm_rtl_emit_item_vh(FILE *fp, const lpm_rtl_shape *sh)
                 "/* verilator lint_off UNUSEDPARAM */\n");
     for (size_t i = 0; i < sizeof kv / sizeof kv[0]; i++)
         fprintf(fp, "localparam %s = %u;\n", kv[i].k, kv[i].v);
+    if (sh->f) /* the credit rules: result credits, result FIFO address bits */
+        fprintf(fp, "localparam RF = %u;\nlocalparam RFB = %u;\n", sh->f, sh->rfb);
     fprintf(fp, "/* verilator lint_on UNUSEDPARAM */\n");
 }
 

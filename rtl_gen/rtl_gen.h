@@ -23,6 +23,7 @@ enum lpm_rtl_mutation {
 typedef struct lpm_rtl_opts {
     unsigned queue, width, rob;
     unsigned hop, ports;             /* the cycle rules (0 reads as the default: 2, 1) */
+    unsigned fifo;                   /* F > 0: a linear pipeline under the credit rules, F result credits */
     int mutate;                      /* enum lpm_rtl_mutation */
 } lpm_rtl_opts;
 
@@ -41,6 +42,7 @@ typedef struct lpm_rtl_shape {
     unsigned bsw, bw, rdw, slw, wtw; /* one stage's bubble write, the bubble port, a result, log slot, log window token */
     unsigned f_v, f_b, f_done, f_wen, f_nhv, f_tag, f_nh, f_stg, f_addr, f_bp, f_key, iw;
     unsigned cp, act, bf;            /* copies (2: a shadow copy, DIT select), the active one, the bubble flags in bub_data */
+    unsigned f, rfb;                 /* the credit rules: result credits (0: the window rules), result FIFO address bits */
     lpm_word_layout wl, dl;          /* the image's node word and DIT entry layouts */
     int mutate;
 } lpm_rtl_shape;
@@ -52,7 +54,7 @@ int lpm_rtl_shape_of(const lpm_image *img, const lpm_rtl_opts *o, lpm_rtl_shape 
 int lpm_rtl_generate(const lpm_image *img, const char *name, const lpm_rtl_opts *o, const char *dir, lpm_err *err);
 
 /* The embedded fixed texts (rtl_gen/lpm_ctl.v, ..., sim/ready.h). */
-extern const char lpm_rtl_lpm_ctl_v[], lpm_rtl_lpm_queue_v[], lpm_rtl_lpm_rlane_v[], lpm_rtl_tb_cpp[],
+extern const char lpm_rtl_lpm_ctl_v[], lpm_rtl_lpm_queue_v[], lpm_rtl_lpm_rlane_v[], lpm_rtl_lpm_credit_v[], lpm_rtl_tb_cpp[],
     lpm_rtl_tb_icarus_v[], lpm_rtl_ready_h[], lpm_rtl_lpm_ice40_brams_txt[], lpm_rtl_lpm_ice40_brams_map_v[];
 
 /* Yosys's iCE40 flow for a top module (a string literal), as rtl synth and

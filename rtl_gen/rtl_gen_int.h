@@ -38,13 +38,22 @@ int lpm_rtl_emit_dit(const lpm_image *img, const lpm_rtl_shape *sh, const char *
 int lpm_rtl_emit_stages(const lpm_image *img, const lpm_rtl_shape *sh, const char *dir, const char *header,
                         lpm_err *err);
 int lpm_rtl_emit_pipe(const lpm_rtl_shape *sh, const char *dir, const char *header, lpm_err *err);
+/* lpm_pipe's parts (gen_pipe.c), which the credit rules' lpm_pipe
+ * (gen_credit.c) shares: its ports, a stage's instance, the copy rules */
+void lpm_rtl_emit_pipe_ports(FILE *fp, const lpm_rtl_shape *sh, int dbg, int pipe, const char *name);
+void lpm_rtl_emit_stage_inst(FILE *fp, const lpm_rtl_shape *sh, unsigned s);
+void lpm_rtl_emit_copy(FILE *fp, const lpm_rtl_shape *sh);
+void lpm_rtl_emit_dit_index(FILE *fp, const lpm_rtl_shape *sh, unsigned k);
+void lpm_rtl_emit_pipe_credit(FILE *fp, const lpm_rtl_shape *sh);
 
 /* Which ports stage s has beyond the common ones (gen_stage.c writes them,
  * gen_pipe.c wires them): copies of its hop valid bit for the next stage's
  * queue (the linear pipeline's rider only: a ring stage's valid bit depends
  * on the word), its bubble table read a cycle early by the bubble number of
  * the stage before (s >= 1), and that number given to the next stage. */
-static inline int lpm_rtl_stage_feeds_q(const lpm_rtl_shape *sh, unsigned s) { return sh->ring || s + 1 == sh->n; }
+static inline int lpm_rtl_stage_feeds_q(const lpm_rtl_shape *sh, unsigned s) { return sh->ring || (s + 1 == sh->n && !sh->f); }
+/* the stage takes its queue's head when no item passes (the credit rules: no queue) */
+static inline int lpm_rtl_stage_has_q(const lpm_rtl_shape *sh, unsigned s) { return sh->ring || (s == 0 && !sh->f); }
 static inline int lpm_rtl_stage_bt_early(const lpm_rtl_shape *sh, unsigned s) { return s >= 1 && s + 1 < sh->n; }
 static inline int lpm_rtl_stage_gives_bt_ra(const lpm_rtl_shape *sh, unsigned s) { return s + 2 < sh->n; }
 

@@ -87,6 +87,7 @@ struct tb_state {
     std::deque<uint32_t> free_tags;   // no two requests in flight share a tag
     std::vector<uint64_t> tag_id, bub_of;
     std::vector<uint64_t> dit_cycle, exit_cycle;
+    uint64_t held, fetched;           // the credit rules: results between exit and output; fetches so far
     std::string line;
 };
 
@@ -263,6 +264,17 @@ static void log_cycle(const tb_state &s, unsigned nb, unsigned nr, std::string &
         if (!getb(top->dbg_slot, b + 2, 1))
             line += "~";
     }
+#if TB_FIFO
+    // the credit rules: no queues; the results between exit and output after
+    // this cycle, and a fetch from the FIFO after the output (in input order:
+    // the k-th fetch is request k's)
+    uint64_t held = s.held + getb(top->dbg_exit, 0, 1) - (top->res_ready && getb(top->res_valid, 0, 1));
+    line += " R " + std::to_string(held);
+    if (top->res_ready && getb(top->res_valid, 0, 1))
+        line += " out:" + tok(s, 0, getb(top->res_tag, 0, TB_T));
+    if (top->dbg_fetch)
+        line += " fetch:" + std::to_string(s.fetched);
+#else
     line += " Q";
     for (unsigned q = 0; q < TB_N; q++)
         line += " " + std::to_string(getb(top->dbg_qn, q * TB_QCB, TB_QCB));
@@ -270,6 +282,7 @@ static void log_cycle(const tb_state &s, unsigned nb, unsigned nr, std::string &
         for (unsigned l = 0; l < TB_L; l++)
             if (getb(top->res_valid, l, 1))
                 line += " out:" + tok(s, 0, getb(top->res_tag, l * TB_T, TB_T));
+#endif
     for (unsigned l = 0; l < TB_N * TB_P; l++)
         if (getb(top->dbg_pop, l, 1))
             line += " pop" + std::to_string(l / TB_P) + ":" +
@@ -344,6 +357,11 @@ static void observe(const tb_cfg &c, tb_state &s)
             }
     s.nexti += nr;
     s.nextb += nb;
+#if TB_FIFO
+    s.held += getb(top->dbg_exit, 0, 1);
+    s.held -= top->res_ready && getb(top->res_valid, 0, 1);
+    s.fetched += top->dbg_fetch;
+#endif
 }
 
 // Reset, then the first cycle is 0.

@@ -147,6 +147,14 @@ lint "$W/tl.lpi" --queue 4 --ports 2 --issue-width 2
 "$BIN" rtl --image "$W/tl.lpi" -o "$T/g3" --queue 4 >/dev/null || bad "rtl generate linear"
 grep -q 'localparam NQ = 1;' "$T/g3/lpm_item.vh" || bad "linear: more than one queue"
 grep -q 'qhead' "$T/g3/lpm_stage_01.v" && bad "linear: stage 1 has a queue"
+# the credit rules (docs/microarchitecture.md 4.1): no queue at all, the control and FIFO of lpm_credit.v
+lint "$W/tl.lpi" --result-fifo 16
+lint "$W/tl.lpi" --result-fifo 8 --hop-cycles 3
+"$BIN" rtl --image "$W/tl.lpi" -o "$T/g4" --result-fifo 16 >/dev/null || bad "rtl generate linear --result-fifo"
+grep -q 'qhead' "$T/g4/lpm_stage_00.v" && bad "credit rules: stage 0 has a queue"
+grep -q 'lpm_cctl ctl' "$T/g4/lpm_pipe.v" && grep -q 'lpm_rfifo rf' "$T/g4/lpm_pipe.v" || bad "credit rules: no lpm_cctl or lpm_rfifo"
+grep -q ' fifo=16"' "$T/g4/tb_cfg.h" || bad "credit rules: the log header lacks fifo=16"
+[ -f "$T/g3/lpm_credit.v" ] && bad "window rules: lpm_credit.v written"
 
 # bad options
 refused "one-cycle" --image "$W/tr.lpi" -o "$T/x" --hop-cycles 1
@@ -154,6 +162,9 @@ refused "at most the ports" --image "$W/tl.lpi" -o "$T/x" --issue-width 2
 refused "reorder buffer" --image "$W/tr.lpi" -o "$T/x" --rob 8
 refused "queue" --image "$W/tr.lpi" -o "$T/x" --queue 0
 refused "unknown fault" --image "$W/tr.lpi" -o "$T/x" --mutate nonsense
+refused "not a ring" --image "$W/tr.lpi" -o "$T/x" --result-fifo 16
+refused "build no queue" --image "$W/tl.lpi" -o "$T/x" --result-fifo 16 --mutate queue-order
+refused "one port" --image "$W/tl.lpi" -o "$T/x" --result-fifo 16 --ports 2
 refused "one-cycle" verify --image "$W/tr.lpi" --trace "$W/tiny.trace" --hop-cycles 1
 "$BIN" rtl --image "$W/nonexistent.lpi" -o "$T/x" 2>/dev/null; [ $? -ne 0 ] || bad "missing image not refused"
 "$BIN" rtl verify --image "$W/tr.lpi" 2>/dev/null; [ $? -eq 2 ] || bad "verify without stimulus not refused"
@@ -169,6 +180,8 @@ verify "tiny linear, queue 4, bubbles, load 0.3, Icarus too" --image "$W/tl.lpi"
   --updates "$W/tl.bub" --update-rate 700000 --load 0.3 --icarus
 verify "tiny linear, 2 ports, width 2, bubbles, result port ready 0.4" --image "$W/tl.lpi" --trace "$W/tiny.trace" \
   --queue 4 --ports 2 --issue-width 2 --updates "$W/tl.bub" --update-rate 700000 --result-ready 0.4
+verify "tiny linear, credit rules (16), bubbles, load 0.6, result port ready 0.4, Icarus too" --image "$W/tl.lpi" \
+  --trace "$W/tiny.trace" --result-fifo 16 --updates "$W/tl.bub" --update-rate 3000000 --load 0.6 --result-ready 0.4 --icarus
 # --timing (make bench's sim / Verilator ratio): the same model again (the build cache hits), timed
 verify "tiny linear, 2 ports, width 2, bubbles, result port ready 0.4, --timing" --image "$W/tl.lpi" \
   --trace "$W/tiny.trace" --queue 4 --ports 2 --issue-width 2 --updates "$W/tl.bub" --update-rate 700000 \
@@ -180,6 +193,8 @@ echo "$last" | grep -Eq '"timing":\{"runs":3,"sim_cycles_per_s":[0-9.e+]*[1-9][0
 fault queue-order "ring, queue 4" --image "$W/tr.lpi" --trace "$W/tiny.trace" --queue 4
 fault queue-capacity "ring, queue 4" --image "$W/tr.lpi" --trace "$W/tiny.trace" --queue 4
 fault bubble-address "linear, with updates" --image "$W/tl.lpi" --trace "$W/tiny.trace" --queue 4 \
+  --updates "$W/tl.bub" --update-rate 700000
+fault bubble-address "linear, credit rules, with updates" --image "$W/tl.lpi" --trace "$W/tiny.trace" --result-fifo 16 \
   --updates "$W/tl.bub" --update-rate 700000
 # lpm_top's registered busy is not in the cycle log: the testbench checks it against the exact flag
 "$BIN" rtl verify --image "$W/tr.lpi" --trace "$W/tiny.trace" --queue 4 --load 0.3 --mutate busy-early \
@@ -209,6 +224,8 @@ verify_rb "tiny ring shadow, six rebuilds, D 3, 2 ports, width 3, ready 0.4" --i
   --queue 7 --issue-width 3 --hop-cycles 3 --ports 2 --result-ready 0.4 --updates "$T/trs.bub" --update-rate 3000000
 verify_rb "tiny linear height shadow, six rebuilds, load 0.5" --image "$T/tls.lpi" --trace "$W/tiny.trace" --queue 4 \
   --updates "$T/tls.bub" --update-rate 3000000 --load 0.5
+verify_rb "tiny linear height shadow, credit rules (20), six rebuilds, D 3, ready 0.4" --image "$T/tls.lpi" \
+  --trace "$W/tiny.trace" --result-fifo 20 --hop-cycles 3 --result-ready 0.4 --updates "$T/tls.bub" --update-rate 3000000
 fault swap-early "ring shadow, six rebuilds" --image "$T/trs.lpi" --trace "$W/tiny.trace" --queue 4 --updates "$T/trs.bub"
 refused "shadow copy" --image "$W/tr.lpi" -o "$T/x" --mutate swap-early
 
