@@ -12,8 +12,8 @@
  * items (D each), the result lanes, the queues' "not empty" */
 static unsigned busy_flags(const lpm_rtl_shape *sh)
 {
-    if (sh->f) /* the credit rules: the control's D + 1, the stages', the result FIFO's six */
-        return sh->d + 1 + sh->n * sh->p * sh->d + 6;
+    if (sh->f) /* the credit rules: the control's D + 2, the stages', the result FIFO's eight */
+        return sh->d + 2 + sh->n * sh->p * sh->d + 8;
     return 2 + sh->n * sh->p * sh->d + sh->l + sh->nq;
 }
 
@@ -190,7 +190,9 @@ void lpm_rtl_emit_stage_inst(FILE *fp, const lpm_rtl_shape *sh, unsigned s)
     if (has_bt)
         fprintf(fp, "        .bt_we(bt_we), .bt_idx(bt_idx), .bt_data(bub_data[%u:%u]),\n", (s + 1) * sh->bsw + sh->bsw - 1,
                 (s + 1) * sh->bsw);
-    if (lpm_rtl_stage_bt_early(sh, s))
+    if (lpm_rtl_stage_bt_early(sh, s) && s == 0)
+        fprintf(fp, "        .bt_ra(bt_ra0),\n");
+    else if (lpm_rtl_stage_bt_early(sh, s))
         fprintf(fp, "        .bt_ra(bt_rn[%u*BQB +: BQB]),\n", s - 1);
     if (lpm_rtl_stage_gives_bt_ra(sh, s))
         fprintf(fp, "        .bt_rn(bt_rn[%u*BQB +: BQB]),\n", s);

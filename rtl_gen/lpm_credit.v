@@ -5,7 +5,9 @@
 // no dispatcher, no queue: every item moves on one stage every D cycles,
 // and every result has its place in the FIFO from its acceptance on.
 // Widths and the item layout come from lpm_item.vh (RF: the credits, RFB:
-// the FIFO's address bits).
+// the FIFO's address bits). No implicit nets here: a name used before its
+// declaration would be a net of its own inside a generate block (Icarus).
+`default_nettype none
 
 // Bit K of a thermometer (t[k]: more than k) that moves up on u & ~d and
 // down on d & ~u, reset to INIT: one LUT of registers.
@@ -18,10 +20,23 @@ module lpm_thn #(parameter K = 0, F = 4, INIT = 0) (input wire clk, input wire r
         q <= rst ? (INIT != 0) : (u & ~d) ? up : (d & ~u) ? dn : t[K];
 endmodule
 
+// (v & ~r) ? q : d: an output entry holds while it is shown and not taken
+(* keep_hierarchy *)
+module lpm_holdn (input wire v, input wire r, input wire q, input wire d, output wire o);
+    assign o = (v & ~r) ? q : d;
+endmodule
+
+// a & ~b: the fetch decision, one copy per group of the registers it drives
+(* keep_hierarchy *)
+module lpm_andn (input wire a, input wire b, output wire o);
+    assign o = a & ~b;
+endmodule
+
 // A request accepted in cycle t reads the DIT in t; its key and tag ride
-// D - 1 registers beside the read (lpm_dit's word as many), and in t+D-1
+// D registers beside the read (lpm_dit's word D - 1, then one here: the
+// block RAM's word goes into a flip-flop as it comes), and in t+D
 // lpm_entry makes its item of the word, into the entry register: stage 0
-// holds it in t+D. A bubble is taken in one cycle (bd, a register of the
+// holds it in t+D+1. A bubble is taken in one cycle (bd, a register of the
 // port and the copy rules: it needs no credit) and enters in the next,
 // when it writes the DIT and its bubble tables, takes the cycle (no
 // request) and rides the same registers. The credits count an acceptance
@@ -46,7 +61,8 @@ module lpm_cctl (
     input  wire [DB-1:0]  dit_word,   // the DIT read of D - 1 cycles before (lpm_dit registers it)
     input  wire           pop,        // a result leaves this cycle
     output reg  [IW-1:0]  ent,        // stage 0's item
-    output wire [D:0]     busy        // the bubble taken, the DIT pipeline, the entry
+    output wire [BQB-1:0] bt_ra,      // the bubble number of the item ent takes now (stage 0 reads its table early)
+    output wire [D+1:0]   busy        // the bubble taken, the DIT pipeline, the entry
 );
 `include "lpm_item.vh"
     // ---- credits: cth[k] = more than k free ----
@@ -71,7 +87,10 @@ module lpm_cctl (
     assign dit_we = bd & bub_data[N*BSW];
     assign dit_widx = bub_data[N*BSW + 1 +: XI];
     assign dit_wdata = bub_data[N*BSW + 1 + XI +: DB];
-    assign bt_we = bd;
+    // the bubble tables are written at the take (bub_data is held until
+    // bub_ready), by the number the bubble gets as it enters: stored in time
+    // for stage 0's early read of it D cycles after the entry
+    assign bt_we = bub_valid & bub_ok & ~bd;
     assign bt_idx = bseq;
     // the bubble as an item: its stage-0 write rides in it
     reg [IW-1:0] bitem;
@@ -85,12 +104,13 @@ module lpm_cctl (
         bitem[F_TAG +: BQB] = bseq;
     end
 
-    // ---- the DIT pipeline: D - 1 registers beside the read ----
-    reg          pv [1:D-1];
-    reg          pb [1:D-1];
-    reg [KR-1:0] pk [1:D-1];
-    reg [T-1:0]  pt [1:D-1];
-    reg [IW-1:0] pi [1:D-1];
+    // ---- the DIT pipeline: D registers beside the read ----
+    reg          pv [1:D];
+    reg          pb [1:D];
+    reg [KR-1:0] pk [1:D];
+    reg [T-1:0]  pt [1:D];
+    reg [IW-1:0] pi [1:D];
+    reg [DB-1:0] pw;                     // the DIT word, registered as it comes
     integer d;
     always @(posedge clk) begin
         pv[1] <= acc;
@@ -98,7 +118,8 @@ module lpm_cctl (
         pk[1] <= req_rest;
         pt[1] <= req_tag;
         pi[1] <= bitem;
-        for (d = 2; d < D; d = d + 1) begin
+        pw <= dit_word;
+        for (d = 2; d <= D; d = d + 1) begin
             pv[d] <= pv[d-1];
             pb[d] <= pb[d-1];
             pk[d] <= pk[d-1];
@@ -106,43 +127,46 @@ module lpm_cctl (
             pi[d] <= pi[d-1];
         end
         if (rst)
-            for (d = 1; d < D; d = d + 1) begin
+            for (d = 1; d <= D; d = d + 1) begin
                 pv[d] <= 1'b0;
                 pb[d] <= 1'b0;
             end
     end
     wire [IW-1:0] ri, en;
-    lpm_entry ue (.e(dit_word), .key(pk[D-1]), .tag(pt[D-1]), .item(ri));
+    lpm_entry ue (.e(pw), .key(pk[D]), .tag(pt[D]), .item(ri));
     // each bit through a kept choice: the DIT word's bits (lpm_entry zeroes
     // fields by one of them) reach the entry's D inputs, never a flip-flop's
     // reset (which Yosys would make of them, on a global buffer)
     genvar ge;
     generate
         for (ge = 0; ge < IW; ge = ge + 1) begin : g_e
-            lpm_mux2 k (.s(pb[D-1]), .a(pi[D-1][ge]), .b(ri[ge]), .o(en[ge]));
+            lpm_mux2 k (.s(pb[D]), .a(pi[D][ge]), .b(ri[ge]), .o(en[ge]));
         end
     endgenerate
     always @(posedge clk) begin
         ent <= en;
-        ent[F_V] <= ~rst & (pv[D-1] | pb[D-1]);
-        ent[F_WEN] <= ~rst & pb[D-1] & pi[D-1][F_WEN];
+        ent[F_V] <= ~rst & (pv[D] | pb[D]);
+        ent[F_WEN] <= ~rst & pb[D] & pi[D][F_WEN];
     end
     genvar gb;
     generate
-        for (gb = 1; gb < D; gb = gb + 1) begin : g_b
+        for (gb = 1; gb <= D; gb = gb + 1) begin : g_b
             assign busy[gb] = pv[gb] | pb[gb];
         end
     endgenerate
     assign busy[0] = bd;
-    assign busy[D] = ent[F_V];
+    assign bt_ra = pi[D][F_TAG +: BQB];
+    assign busy[D+1] = ent[F_V];
 endmodule
 
 // The result FIFO: the last stage's exit of cycle x, registered twice, is
 // written in x+2 (a block RAM written from registers) and can be fetched
-// from x+3 on. A fetch (the FIFO holds a result, the output at most one,
-// counting the one fetched last cycle) reads at the read pointer; the word
-// comes in the next cycle, when the output shows it at once if it holds
-// nothing older (dout = v0 ? e0 : rd) and keeps it unless it leaves.
+// from x+3 on. A fetch (the FIFO holds a result, the output at most two,
+// counting the one fetched in the cycle before) reads at the read pointer;
+// the word comes in the next cycle into a register (sd: the block RAM's
+// word into a flip-flop as it comes), and in the cycle after the output
+// shows it at once if it holds nothing older (dout = v0 ? e0 : sd) and
+// keeps it (e0, e1, e2, in order) unless it leaves.
 module lpm_rfifo (
     input  wire           clk,
     input  wire           rst,
@@ -152,56 +176,96 @@ module lpm_rfifo (
     output wire           valid,
     output wire [RDW-1:0] dout,
     output wire           fetch,      // a result fetched this cycle (the testbench logs it)
-    output wire [5:0]     busy
+    output wire [7:0]     busy
 );
 `include "lpm_item.vh"
     localparam FD = 1 << RFB;
     reg e1v, e2v;
     reg [RDW-1:0] e1d, e2d;
     (* no_rw_check *) reg [RDW-1:0] mem [0:FD-1];   // a read that meets the write is never used
-    reg [RFB-1:0] wp, rp;
-    reg [RDW-1:0] rd, e0, e1;
-    reg v0, v1, fv;                      // e0, e1 hold a result; rd is last cycle's fetch
+    reg [RFB-1:0] wp, rp, rp1;           // rp1 = rp + 1 (a register: the fetch only chooses)
+    wire [2:0] so;                       // results at the output and fetched, not yet given: so[k] = more than k
+    reg [RDW-1:0] rd, sd, e0, e1, e2;
+    reg v0, v1, v2, fv, sv;              // e0, e1, e2 hold a result; rd, sd: the fetches of one and two cycles before
     wire [RF-1:0] oth;                   // results in the FIFO: oth[k] = more than k
+    assign valid = v0 | sv;
+    wire pop = ready & valid;
+    // the fetch: the FIFO holds a result and the output at most two,
+    // counting rd and sd (so, a register); one kept copy per 8 occupancy
+    // bits and one for the pointers, so no copy drives more than a group
+    localparam NFC = (RF + 7) / 8 + 1;
+    wire [NFC-1:0] fc;
     genvar g;
     generate
+        for (g = 0; g < NFC; g = g + 1) begin : g_f
+            lpm_andn k (.a(oth[0]), .b(so[2]), .o(fc[g]));
+        end
+        for (g = 0; g < 3; g = g + 1) begin : g_s
+            lpm_thn #(.K(g), .F(3), .INIT(0)) k (.clk(clk), .rst(rst), .u(fc[0]), .d(pop), .t(so), .q(so[g]));
+        end
         for (g = 0; g < RF; g = g + 1) begin : g_o
-            lpm_thn #(.K(g), .F(RF), .INIT(0)) k (.clk(clk), .rst(rst), .u(e2v), .d(fetch), .t(oth), .q(oth[g]));
+            lpm_thn #(.K(g), .F(RF), .INIT(0)) k (.clk(clk), .rst(rst), .u(e2v), .d(fc[1 + g / 8]), .t(oth), .q(oth[g]));
         end
     endgenerate
-    assign fetch = oth[0] & ~(v1 | (v0 & fv));
-    assign valid = v0 | fv;
-    assign dout = v0 ? e0 : rd;
-    wire pop = ready & valid;
-    // results held after this cycle: e0, e1, rd (in that order), less the one given
-    wire [1:0] n = {1'b0, v0} + {1'b0, v1} + {1'b0, fv} - {1'b0, pop};
+    assign fetch = fc[0];
+    // the pointers and output entries load through kept choices, no clock
+    // enable: a control register reaches a bit through one net and one LUT
+    wire [RFB-1:0] rpn, rp1n;
+    wire [RFB-1:0] rp1i = rp1 + 1'b1;
+    wire [RDW-1:0] e0n, e1n, e2n;
+    wire [RDW-1:0] n0 = v1 ? e1 : sd;
+    wire [RDW-1:0] n1 = v2 ? e2 : sd;
+    generate
+        for (g = 0; g < RFB; g = g + 1) begin : g_p
+            lpm_mux2 kr (.s(fetch), .a(rp1[g]), .b(rp[g]), .o(rpn[g]));
+            lpm_mux2 ki (.s(fetch), .a(rp1i[g]), .b(rp1[g]), .o(rp1n[g]));
+        end
+        for (g = 0; g < RDW; g = g + 1) begin : g_e
+            // the entries after this cycle's output, in order: e0, e1, e2, sd
+            lpm_holdn k0 (.v(v0), .r(ready), .q(e0[g]), .d(n0[g]), .o(e0n[g]));
+            lpm_holdn k1 (.v(v1), .r(ready), .q(e1[g]), .d(n1[g]), .o(e1n[g]));
+            lpm_holdn k2 (.v(v2), .r(ready), .q(e2[g]), .d(sd[g]), .o(e2n[g]));
+        end
+    endgenerate
+    assign dout = v0 ? e0 : sd;
+    // results held after this cycle: e0, e1, e2, sd (in that order), less
+    // the one given; v0 >= v1 >= v2, so the held entries as a thermometer
+    // moved up by sv and down by pop (no adder: two LUTs of registers each)
+    wire m0 = v0 | sv, m1 = v1 | (v0 & sv), m2 = v2 | (v1 & sv), m3 = v2 & sv;
     always @(posedge clk) begin
         e1d <= xd;
         e2d <= e1d;
         if (e2v)
             mem[wp] <= e2d;
         rd <= mem[rp];
-        if (pop | ~v0)
-            e0 <= v1 ? e1 : rd;
-        if (~v1)
-            e1 <= rd;
+        sd <= rd;
+        e0 <= e0n;
+        e1 <= e1n;
+        e2 <= e2n;
         if (rst) begin
             e1v <= 1'b0;
             e2v <= 1'b0;
             wp <= {RFB{1'b0}};
             rp <= {RFB{1'b0}};
+            rp1 <= {{(RFB-1){1'b0}}, 1'b1};
             fv <= 1'b0;
+            sv <= 1'b0;
             v0 <= 1'b0;
             v1 <= 1'b0;
+            v2 <= 1'b0;
         end else begin
             e1v <= xv;
             e2v <= e1v;
             wp <= wp + {{(RFB-1){1'b0}}, e2v};
-            rp <= rp + {{(RFB-1){1'b0}}, fetch};
+            rp <= rpn;
+            rp1 <= rp1n;
             fv <= fetch;
-            v0 <= n != 2'd0;
-            v1 <= n[1];
+            sv <= fv;
+            v0 <= pop ? m1 : m0;
+            v1 <= pop ? m2 : m1;
+            v2 <= pop ? m3 : m2;
         end
     end
-    assign busy = {e1v, e2v, oth[0], v0, v1, fv};
+    assign busy = {e1v, e2v, oth[0], v0, v1, v2, fv, sv};
 endmodule
+`default_nettype wire

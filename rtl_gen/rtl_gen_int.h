@@ -54,7 +54,8 @@ void lpm_rtl_emit_pipe_credit(FILE *fp, const lpm_rtl_shape *sh);
 static inline int lpm_rtl_stage_feeds_q(const lpm_rtl_shape *sh, unsigned s) { return sh->ring || (s + 1 == sh->n && !sh->f); }
 /* the stage takes its queue's head when no item passes (the credit rules: no queue) */
 static inline int lpm_rtl_stage_has_q(const lpm_rtl_shape *sh, unsigned s) { return sh->ring || (s == 0 && !sh->f); }
-static inline int lpm_rtl_stage_bt_early(const lpm_rtl_shape *sh, unsigned s) { return s >= 1 && s + 1 < sh->n; }
+/* (the credit rules: stage 0 too, by the number of the bubble the entry register takes) */
+static inline int lpm_rtl_stage_bt_early(const lpm_rtl_shape *sh, unsigned s) { return (s >= 1 || sh->f) && s + 1 < sh->n; }
 static inline int lpm_rtl_stage_gives_bt_ra(const lpm_rtl_shape *sh, unsigned s) { return s + 2 < sh->n; }
 
 #endif

@@ -130,6 +130,7 @@ int lpm_sim_new(lpm_sim **out, const lpm_sim_walker *w, const lpm_sim_cfg *cfg, 
     if (s->cres_cap) {
         s->cres = calloc(s->cres_cap, sizeof *s->cres);
         s->cres_at = calloc(s->cres_cap, sizeof *s->cres_at);
+        s->cent = calloc(D + 1, sizeof *s->cent);
     }
     if (cfg->rob) {
         s->rob = calloc(cfg->rob, sizeof *s->rob);
@@ -137,7 +138,7 @@ int lpm_sim_new(lpm_sim **out, const lpm_sim_walker *w, const lpm_sim_cfg *cfg, 
     }
     if (!s->cur || !s->arr || !s->amask || !s->rd || !s->fin || !s->fin_lane || !s->fin_n || (s->nrl && !s->rl) || !s->qbuf ||
         !s->q || !s->qpop || !s->qpush_at || !s->qpush_n || !s->pool || !s->win || !s->bub || !s->exits || !s->exit_lane || !s->st.qhist ||
-        !s->st.lat_hist || (cfg->rob && (!s->rob || !s->rob_valid)) || (s->cres_cap && (!s->cres || !s->cres_at))) {
+        !s->st.lat_hist || (cfg->rob && (!s->rob || !s->rob_valid)) || (s->cres_cap && (!s->cres || !s->cres_at || !s->cent))) {
         lpm_sim_free(s);
         return lpm_err_set(err, LPM_EFAIL, "out of memory");
     }
@@ -174,6 +175,7 @@ void lpm_sim_free(lpm_sim *s)
     free(s->rob_valid);
     free(s->cres);
     free(s->cres_at);
+    free(s->cent);
     free(s->st.qhist);
     free(s->st.lat_hist);
     free(s->ev);

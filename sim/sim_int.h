@@ -68,7 +68,9 @@ struct lpm_sim {
     lpm_sim_result *cres;
     uint64_t *cres_at;
     unsigned cres_cap, cres_head, cres_n;
-    unsigned cres_vis, cres_nxt;  /* at the output; fetched this cycle (shown from the next) */
+    unsigned cres_vis;            /* at the output */
+    unsigned cres_f1, cres_f2;    /* fetched in the cycle before, two before (shown from the next) */
+    uint32_t *cent;               /* D + 1 slots: the item admitted in cycle t, at t mod (D + 1) */
     int64_t cred;                 /* free credits as counted this cycle (two cycles late) */
     unsigned acc_now, acc_prev, pop_now, pop_prev;
     lpm_sim_result *exits;      /* this cycle's exits, in exit order */

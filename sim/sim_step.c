@@ -195,18 +195,21 @@ static int output_step(lpm_sim *s, const run_io *io, lpm_err *err)
     return 0;
 }
 
-/* Step 1 under the credit rules: the output shows the results fetched in
- * earlier cycles, the oldest first; a fetch is decided on the start of the
- * cycle (the FIFO's oldest was written before this cycle, the output holds
- * at most one) and shows its result from the next cycle. */
+/* Step 1 under the credit rules: the output shows the results fetched two
+ * cycles before or earlier, the oldest first; a fetch is decided on the
+ * start of the cycle (the FIFO's oldest was written before this cycle, the
+ * output holds at most two, counting the one fetched in the cycle before)
+ * and shows its result from the cycle after next. */
 static int credit_output_step(lpm_sim *s, const run_io *io, lpm_err *err)
 {
-    unsigned S = s->cres_vis + s->cres_nxt, cap = s->cres_cap;
-    s->cres_vis = S;
-    s->cres_nxt = 0;
-    int fetch = S <= 1 && s->cres_n > S && s->cres_at[(s->cres_head + S) % cap] <= s->cycle;
+    unsigned cap = s->cres_cap;
+    s->cres_vis += s->cres_f2;
+    unsigned S = s->cres_vis + s->cres_f1;
+    s->cres_f2 = s->cres_f1;
+    s->cres_f1 = 0;
+    int fetch = S <= 2 && s->cres_n > S && s->cres_at[(s->cres_head + S) % cap] <= s->cycle;
     int rc = 0;
-    if (S && lpm_sim_ready(s->cycle, s->ready_thr)) {
+    if (s->cres_vis && lpm_sim_ready(s->cycle, s->ready_thr)) {
         lpm_sim_result *x = &s->cres[s->cres_head];
         s->cres_head = s->cres_head + 1 == cap ? 0 : s->cres_head + 1;
         s->cres_n--;
@@ -217,8 +220,8 @@ static int credit_output_step(lpm_sim *s, const run_io *io, lpm_err *err)
         rc = emit(s, x, io->sink, io->sink_ctx, err);
     }
     if (fetch) {
-        s->cres_nxt = 1;
-        EV("fetch:%llu", (unsigned long long)s->cres[(s->cres_head + s->cres_vis) % cap].id);
+        s->cres_f1 = 1;
+        EV("fetch:%llu", (unsigned long long)s->cres[(s->cres_head + s->cres_vis + s->cres_f2) % cap].id);
     }
     return rc;
 }
@@ -232,17 +235,26 @@ static int credit_output_step(lpm_sim *s, const run_io *io, lpm_err *err)
             for (unsigned i = w##_j * 64 + (unsigned)__builtin_ctzll(w), w##_once = 1; w##_once; w##_once = 0)
 
 /* An item whose DIT read (or write) is now: into the dispatch window, or
- * under the credit rules straight to stage 0, D cycles on (the lanes row
- * of this cycle, consumed already; nothing else offers to stage 0). */
+ * under the credit rules to stage 0, D + 1 cycles on (credit_enter). */
 static void admit(lpm_sim *s, uint32_t k)
 {
-    if (!s->cres_cap) {
+    if (!s->cres_cap)
         s->win[s->win_n++] = k;
+    else
+        s->cent[s->cycle % (s->D + 1)] = k;
+}
+
+/* The credit rules: what was admitted D + 1 cycles ago is offered to stage
+ * 0 now (nothing else offers to it). */
+static void credit_enter(lpm_sim *s)
+{
+    uint32_t *e = &s->cent[s->cycle % (s->D + 1)];
+    if (!*e)
         return;
-    }
     unsigned ri = (unsigned)(s->cycle % s->D);
-    s->arr[(size_t)ri * s->lanes] = (int32_t)k;
+    s->arr[(size_t)ri * s->lanes] = (int32_t)*e;
     BIT_SET(s->amask + 4 * ri, 0);
+    *e = 0;
 }
 
 static void q_pop(lpm_sim *s, unsigned st)
@@ -745,6 +757,7 @@ int lpm_sim_step(lpm_sim *s, const run_io *io, lpm_err *err)
         /* the linear credit rules: no window, no dispatcher, no queues */
         if ((rc = credit_output_step(s, io, err)))
             return rc;
+        credit_enter(s);
         select_step(s);
         s->ndit = 0;
         s->win_n0 = s->win_n;

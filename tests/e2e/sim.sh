@@ -57,7 +57,7 @@ echo "generated table: 3 images x 7 configurations, up to $n lookups each, all c
 # The linear credit rules (docs/microarchitecture.md 4.1): every answer
 # checked, results in input order, full rate with credits above the latency
 # and credit-bound below it.
-for cfg in "--result-fifo 64" "--result-fifo 4 --hop-cycles 3" "--result-fifo 40 --result-ready 0.5 --load 0.8"; do
+for cfg in "--result-fifo 128" "--result-fifo 4 --hop-cycles 3" "--result-fifo 40 --result-ready 0.5 --load 0.8"; do
   out=$("$BIN" sim --image "$W/lin.lpi" --trace "$W/t4.trace" $cfg --verify --json --results "$W/res.csv" 2>"$W/err")
   [ $? -eq 0 ] || { bad "sim lin $cfg: $(head -3 "$W/err")"; continue; }
   echo "$out" | grep -q '"mismatches":0,"reference_checked":'"$n"',"reference_mismatches":0' || bad "sim lin $cfg: $out"
@@ -65,7 +65,7 @@ for cfg in "--result-fifo 64" "--result-fifo 4 --hop-cycles 3" "--result-fifo 40
     bad "sim lin $cfg: results not all out in input order"
   lpc=$(echo "$out" | sed -n 's/.*"lpc":\([0-9.]*\).*/\1/p')
   case "$cfg" in
-  *64) awk -v l="$lpc" 'BEGIN { exit !(l > 0.99 && l <= 1.0) }' || bad "credit rules, 64 credits: LPC $lpc, not full rate" ;;
+  *128) awk -v l="$lpc" 'BEGIN { exit !(l > 0.99 && l <= 1.0) }' || bad "credit rules, 128 credits: LPC $lpc, not full rate" ;;
   *"fifo 4 "*) awk -v l="$lpc" 'BEGIN { exit !(l < 0.3) }' || bad "credit rules, 4 credits at D = 3: LPC $lpc, not bound by credits" ;;
   esac
 done

@@ -597,51 +597,57 @@ END_TEST
 
 /* The linear credit rules (section 4.1), D = 2, F = 4 credits: a request
  * is accepted while at least three are free as counted two cycles late
- * (cycles 0, 1; then none until the results' credits come back: 13, 14).
- * The bubble taken in cycle 1 (beside request 1) enters in 2, taking the
- * cycle; it writes 5 into stage 0 in 4 and 9 into stage 2 in 8. Request 1
- * is a DIT answer: it rides every stage unread. Every lookup exits at the
- * last stage a cycle after its read (7, 8, 20, 21), is fetched from the
- * FIFO three cycles after its exit once the output holds at most one, and
- * leaves the cycle after its fetch, in input order. Lookups 2 and 3, behind
- * the bubble, read its words; 0 read stage 0 before it. */
+ * (cycles 0, 1, 2; then none until the results' credits come back: 16),
+ * and holds stage 0 D + 1 cycles later. The bubble taken in cycle 2
+ * (beside request 2) enters in 3, taking the cycle; it writes 5 into stage
+ * 0 in 6 and 9 into stage 2 in 10, after lookups 0-2 read there and before
+ * lookup 3 does. Request 1 is a DIT answer: it rides every stage unread.
+ * Every lookup exits at the last stage a cycle after its read (8, 9, 10,
+ * 24), can be fetched from the FIFO three cycles after its exit while the
+ * output holds at most two (counting the one fetched in the cycle before:
+ * 13 fetches the third) and leaves from the second cycle after its fetch,
+ * in input order. */
 START_TEST(test_v2_linear_credit)
 {
-    static const st_req q[] = { {0,1},{0,0},{0,3},{0,2} };
+    static const st_req q[] = { {0,1},{0,0},{0,3},{0,3} };
     lpm_sim_bubble b[1];
-    two_writes(b, 0, 5, 2, 9, 1);
+    two_writes(b, 0, 5, 2, 9, 2);
     rcfg c = { 3, 0, 2, 1, 0, 0, 0, 2, 1, 1.0, 4 };
     st_run r;
     rule_run(&r, q, N(q), b, 1, &c,
         "# lpmpipe sim cycle log v2: stages=3 linear queue=2 width=1 rob=0 lookahead=0 hop=2 ports=1 fifo=4\n"
         "0 S - - - R 0 win:0\n"
         "1 S - - - R 0 win:1\n"
-        "2 S 0 - - R 0 win:b0\n"
-        "3 S 1~ - - R 0\n"
-        "4 S b0 0~ - R 0\n"
-        "5 S - 1~ - R 0\n"
-        "6 S - b0~ 0~ R 0\n"
-        "7 S - - 1~ R 1 exit:0\n"
-        "8 S - - b0 R 2 exit:1\n"
-        "9 S - - - R 2\n"
-        "10 S - - - R 2 fetch:0\n"
-        "11 S - - - R 1 out:0 fetch:1\n"
-        "12 S - - - R 0 out:1\n"
-        "13 S - - - R 0 win:2\n"
-        "14 S - - - R 0 win:3\n"
-        "15 S 2 - - R 0\n"
-        "16 S 3 - - R 0\n"
-        "17 S - 2 - R 0\n"
-        "18 S - 3 - R 0\n"
-        "19 S - - 2 R 0\n"
-        "20 S - - 3~ R 1 exit:2\n"
-        "21 S - - - R 2 exit:3\n"
-        "22 S - - - R 2\n"
-        "23 S - - - R 2 fetch:2\n"
-        "24 S - - - R 1 out:2 fetch:3\n"
-        "25 S - - - R 0 out:3\n");
+        "2 S - - - R 0 win:2\n"
+        "3 S 0 - - R 0 win:b0\n"
+        "4 S 1~ - - R 0\n"
+        "5 S 2 0~ - R 0\n"
+        "6 S b0 1~ - R 0\n"
+        "7 S - 2 0~ R 0\n"
+        "8 S - b0~ 1~ R 1 exit:0\n"
+        "9 S - - 2 R 2 exit:1\n"
+        "10 S - - b0 R 3 exit:2\n"
+        "11 S - - - R 3 fetch:0\n"
+        "12 S - - - R 3 fetch:1\n"
+        "13 S - - - R 2 out:0 fetch:2\n"
+        "14 S - - - R 1 out:1\n"
+        "15 S - - - R 0 out:2\n"
+        "16 S - - - R 0 win:3\n"
+        "17 S - - - R 0\n"
+        "18 S - - - R 0\n"
+        "19 S 3 - - R 0\n"
+        "20 S - - - R 0\n"
+        "21 S - 3 - R 0\n"
+        "22 S - - - R 0\n"
+        "23 S - - 3 R 0\n"
+        "24 S - - - R 1 exit:3\n"
+        "25 S - - - R 1\n"
+        "26 S - - - R 1\n"
+        "27 S - - - R 1 fetch:3\n"
+        "28 S - - - R 1\n"
+        "29 S - - - R 0 out:3\n");
 
-    static const uint32_t nh[] = { LPM_NH_NONE, LPM_NH_NONE, 9, 5 };
+    static const uint32_t nh[] = { LPM_NH_NONE, LPM_NH_NONE, LPM_NH_NONE, 9 };
     for (unsigned i = 0; i < 4; i++) {
         ck_assert_uint_eq(r.res[i].id, i);
         ck_assert_uint_eq(r.res[i].nh, nh[i]);
