@@ -126,7 +126,9 @@ if [ "$MODE" != quick ]; then
     # 1 of 2 points, about a minute (Yosys for xc7, then iCE40 place and route): results-rtl.md section 2;
     # the linear point, long/rtl-bram-doc and long/rtl-synth-shape-doc (about two minutes each) run only in the long set
     run long/rtl-synth-doc "design=11 routes, ring 4, D 2, W 1, queue 4"
-    exps+=(--exp rtl-synth-doc)
+    # 1 of 2 points, about forty seconds: the linear pipeline under the credit rules at D = 2
+    run long/rtl-synth-credit-doc "design=11 routes, linear (level, stride 4), credit rules, D 2, F 32"
+    exps+=(--exp rtl-synth-doc --exp rtl-synth-credit-doc)
   else
     echo "SKIP: yosys or nextpnr-ice40 missing: results-rtl.md's synthesis tables are not re-run"
   fi
