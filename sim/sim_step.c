@@ -504,6 +504,16 @@ static int refill_one(lpm_sim *s, const run_io *io, int bubble_ok, lpm_err *err)
     return 1;
 }
 
+/* The bubble taken in the cycle before enters now, and takes the cycle. */
+static int enter_taken(lpm_sim *s, lpm_err *err)
+{
+    s->bub_taken = 0;
+    if (!s->free_head)
+        return lpm_err_set(err, LPM_EFAIL, "internal error: request pool exhausted");
+    bubble_enter(s);
+    return 0;
+}
+
 /* Step 4: up to W items enter the window and read (a bubble: write) the
  * DIT, at most one bubble, bubbles first. D = 1: while the window has room
  * after this cycle's dispatches; D >= 2: room counts from the start of the
@@ -516,13 +526,8 @@ static int refill_step(lpm_sim *s, const run_io *io, lpm_err *err)
     if (s->D >= 3) {
         /* the late bubble: taken in a cycle of its own (it was ready, the
          * window had room), it enters in the next; neither takes a request */
-        if (s->bub_taken) {
-            s->bub_taken = 0;
-            if (!s->free_head)
-                return lpm_err_set(err, LPM_EFAIL, "internal error: request pool exhausted");
-            bubble_enter(s);
-            return 0;
-        }
+        if (s->bub_taken)
+            return enter_taken(s, err);
         if (s->win_n0 >= s->cap)
             return 0;
         if (bubble_ready(s)) {
@@ -553,13 +558,8 @@ static int refill_step(lpm_sim *s, const run_io *io, lpm_err *err)
  * as counted (two cycles late: so that none is ever short). */
 static int credit_refill_step(lpm_sim *s, const run_io *io, lpm_err *err)
 {
-    if (s->bub_taken) {
-        s->bub_taken = 0;
-        if (!s->free_head)
-            return lpm_err_set(err, LPM_EFAIL, "internal error: request pool exhausted");
-        bubble_enter(s);
-        return 0;
-    }
+    if (s->bub_taken)
+        return enter_taken(s, err);
     if (bubble_ready(s))
         s->bub_taken = 1;
     if (s->cred < 3)
