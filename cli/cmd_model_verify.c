@@ -38,6 +38,7 @@ static int run_sim(const lpm_model_opts *o, lpm_image *img, lpm_model_keys *k, l
     cfg.queue = o->mc.queue;
     cfg.width = o->mc.width;
     cfg.rob = o->mc.rob;
+    cfg.result_fifo = o->mc.result_fifo;
     cfg.result_ready = o->mc.result_ready;
     cfg.load = o->mc.load;
     cfg.cycle_log = log;

@@ -146,9 +146,17 @@ DitWindow::DitWindow(sc_module_name nm, Ctx *ctx) : sc_module(nm), c(ctx), pendi
     unsigned W = c->W;
     cap = c->D > 1 ? W + W * c->D : W; // D >= 2: W*D entries hold the DIT reads under way
     bsrc_done = c->io.bsrc == nullptr;
+    cred = c->F;
+    if (c->F)
+        ent.assign(c->D + 1, nullptr);
     SC_METHOD(refill);
     sensitive << c->phase[4];
     dont_initialize();
+    if (c->F) {
+        SC_METHOD(enter0);
+        sensitive << c->phase[1];
+        dont_initialize();
+    }
 }
 
 DitWindow::~DitWindow()
@@ -156,6 +164,51 @@ DitWindow::~DitWindow()
     delete pending;
     for (Item *x : win)
         delete x;
+    for (Item *x : ent)
+        delete x;
+}
+
+// Into the dispatch window, or (the credit rules) on the way to stage 0.
+void DitWindow::admit(Item *x)
+{
+    if (c->F)
+        ent[c->cycle % (c->D + 1)] = x;
+    else
+        win.push_back(x);
+}
+
+// The credit rules: what was admitted D + 1 cycles ago is offered to stage
+// 0 now (before step 2; nothing else offers to it).
+void DitWindow::enter0()
+{
+    Item *&x = ent[c->cycle % (c->D + 1)];
+    if (x) {
+        stage0->hop[c->cycle % c->D][0] = x;
+        x = nullptr;
+    }
+}
+
+// Step 4 under the credit rules (docs/microarchitecture.md 4.1): a bubble
+// taken in the cycle before enters and takes the cycle; else a ready
+// bubble may be taken, and a request is accepted on three free credits as
+// counted. Then the count for the next cycle: the acceptance and the
+// result given in the cycle before.
+void DitWindow::refill_credit()
+{
+    if (bub_taken) {
+        bub_taken = false;
+        enter_bubble();
+    } else {
+        if (bubble_ready())
+            bub_taken = true;
+        if (cred >= 3 && take_one(false) == 1)
+            acc_now = 1;
+    }
+    cred += (int64_t)pop_prev - (int64_t)acc_prev;
+    pop_prev = c->pop_now;
+    acc_prev = acc_now;
+    acc_now = 0;
+    c->pop_now = 0;
 }
 
 // The pending bubble may be taken now: ready, and the copy rules let it in.
@@ -181,7 +234,7 @@ void DitWindow::enter_bubble()
     if (pending->flags & LPM_SIM_B_SWAP)
         lpm_image_swap(c->img, pending->copy);
     c->blive++;
-    win.push_back(b);
+    admit(b);
     c->live++;
     ev += " win:" + b->tok();
 }
@@ -225,7 +278,7 @@ int DitWindow::take_one(bool bubble_ok)
     x->id = next_id++;
     x->dit_cycle = t;
     c->walking[x->v.copy & 1]++;
-    win.push_back(x);
+    admit(x);
     c->live++;
     ev += " win:" + x->tok();
     return 1;
@@ -248,6 +301,10 @@ void DitWindow::refill()
             bsrc_done = true;
         else if (got == 1)
             have_pending = true;
+    }
+    if (c->F) {
+        refill_credit();
+        return;
     }
     bool bubble_ok = true;
     if (c->D >= 3) {
@@ -373,7 +430,7 @@ ResultSide::ResultSide(sc_module_name nm, Ctx *ctx) : sc_module(nm), c(ctx)
     if (c->R) {
         rob.resize(c->R);
         rob_valid.assign(c->R, 0);
-    } else if (c->D > 1) {
+    } else if (c->D > 1 && !c->F) {
         lanes.resize((size_t)c->N * c->P + c->W);
     }
     SC_METHOD(output);
@@ -403,10 +460,43 @@ int ResultSide::emit(lpm_sim_result &r)
 
 // Step 1: only in a ready cycle; the reorder buffer releases up to W from
 // its head, or every result lane gives its oldest result.
+// Step 1 under the credit rules: the output shows the results fetched two
+// cycles before or earlier; a fetch (the FIFO's oldest written before this
+// cycle, the output holding at most two, counting the one fetched in the
+// cycle before) shows its result from the cycle after next.
+void ResultSide::output_credit()
+{
+    const uint64_t t = c->cycle;
+    vis += f2;
+    unsigned S = vis + f1;
+    f2 = f1;
+    f1 = 0;
+    bool fetch = S <= 2 && cres.size() > S && cres_at[S] <= t;
+    if (vis && lpm_sim_ready(t, c->ready_thr)) {
+        lpm_sim_result r = cres.front();
+        cres.pop_front();
+        cres_at.pop_front();
+        vis--;
+        c->pop_now = 1;
+        r.out_cycle = t;
+        ev_out += " out:" + std::to_string(r.id);
+        if (emit(r))
+            return;
+    }
+    if (fetch) {
+        f1 = 1;
+        ev_out += " fetch:" + std::to_string(cres[vis + f2].id);
+    }
+}
+
 void ResultSide::output()
 {
     const uint64_t t = c->cycle;
     ev_out.clear();
+    if (c->F) {
+        output_credit();
+        return;
+    }
     rob_head_reg = rob_head;
     if (!c->R && !rl_live)
         return;
@@ -455,7 +545,11 @@ void ResultSide::exit_one(Item *x, unsigned lane)
     ev_exit += " exit:" + std::to_string(r.id);
     c->walking[x->v.copy & 1]--;
     c->retire(x);
-    if (c->R) {
+    if (c->F) {
+        // into the result FIFO: written at t + 2, fetched from t + 3 on
+        cres.push_back(r);
+        cres_at.push_back(c->cycle + 3);
+    } else if (c->R) {
         rob[r.id % c->R] = r;
         rob_valid[r.id % c->R] = 1;
     } else if (!lanes.empty()) {
@@ -514,9 +608,13 @@ void Sequencer::log_cycle()
             else
                 line += x->tok() + (st->rd[p] ? "" : "~");
         }
-    line += " Q";
-    for (Queue *q : *queues)
-        line += " " + std::to_string(q->f.size());
+    if (c->F) {
+        line += " R " + std::to_string(res->cres.size());   // no queues: the results between exit and output
+    } else {
+        line += " Q";
+        for (Queue *q : *queues)
+            line += " " + std::to_string(q->f.size());
+    }
     line += res->ev_out;
     for (Stage *st : *stages)
         line += st->ev;
@@ -540,7 +638,7 @@ void Sequencer::run()
         }
         c->bury();
         c->cycle++;
-        bool busy = c->live || res->rl_live || res->rob_head < res->rob_alloc || dw->bub_taken;
+        bool busy = c->live || res->rl_live || res->rob_head < res->rob_alloc || dw->bub_taken || !res->cres.empty();
         if (c->rc || (dw->src_done && !busy)) {
             c->finished = true;
             c->done_ev.notify(SC_ZERO_TIME);
@@ -563,6 +661,7 @@ Pipeline::Pipeline(sc_module_name nm, lpm_image *img, const lpm_model_cfg *cfg, 
     c.W = cfg->width;
     c.Q = cfg->queue;
     c.R = cfg->rob;
+    c.F = cfg->result_fifo;
     c.ring = lpm_image_is_ring(img);
     c.mutate = cfg->mutate;
     c.ready_thr = lpm_sim_ready_threshold(cfg->result_ready);
@@ -579,6 +678,7 @@ Pipeline::Pipeline(sc_module_name nm, lpm_image *img, const lpm_model_cfg *cfg, 
     disp = new Dispatcher("dispatcher", &c);
     res = new ResultSide("result_side", &c);
     seq = new Sequencer("sequencer", &c);
+    dw->stage0 = stages[0];
     disp->dw = dw;
     disp->stages = &stages;
     disp->queues = &queues;

@@ -37,6 +37,8 @@ struct Item {
 // events, and the run's outcome.
 struct Ctx {
     unsigned N = 0, P = 1, D = 2, W = 1, Q = 16, R = 0;
+    unsigned F = 0;           // the credit rules' result credits (0: the window rules)
+    unsigned pop_now = 0;     // (credit rules) a result left in this cycle
     bool ring = true;
     int mutate = 0;
     uint64_t ready_thr = UINT64_MAX;
@@ -109,6 +111,12 @@ SC_MODULE(DitWindow) {
     unsigned cap = 0, n0 = 0;               // capacity; entries at the start of the cycle
     bool src_done = false, bsrc_done = false, have_pending = false;
     bool bub_taken = false;                 // D >= 3: the pending bubble was taken last cycle, enters now
+    // the credit rules: admitted items reach stage 0 D + 1 cycles later
+    // (ent[t % (D + 1)]), requests wait for credits counted two cycles late
+    std::vector<Item *> ent;
+    Stage *stage0 = nullptr;
+    int64_t cred = 0;
+    unsigned acc_now = 0, acc_prev = 0, pop_prev = 0;
     lpm_sim_bubble *pending = nullptr;
     uint64_t next_id = 0, bubble_seq = 0;
     std::string ev;
@@ -120,6 +128,9 @@ SC_MODULE(DitWindow) {
     int take_one(bool bubble_ok);
     bool bubble_ready();
     void enter_bubble();
+    void admit(Item *x);
+    void enter0();   // (credit rules) step 2's offer to stage 0
+    void refill_credit();
 };
 
 // The dispatcher (step 3): the window's head, in order, into the queues.
@@ -153,13 +164,19 @@ SC_MODULE(ResultSide) {
     std::vector<lpm_sim_result> rob;
     std::vector<uint8_t> rob_valid;
     uint64_t rob_head = 0, rob_alloc = 0, rob_head_reg = 0;
-    std::vector<Lane> lanes;                // N*P stage lanes + W DIT lanes (D >= 2, R = 0)
+    std::vector<Lane> lanes;                // N*P stage lanes + W DIT lanes (D >= 2, R = 0, not the credit rules)
+    // the credit rules: results from exit to output in input order, the cycle
+    // each may be fetched from; shown, fetched one and two cycles before
+    std::deque<lpm_sim_result> cres;
+    std::deque<uint64_t> cres_at;
+    unsigned vis = 0, f1 = 0, f2 = 0;
     uint64_t rl_live = 0;
     std::string ev_out, ev_exit;
 
     SC_HAS_PROCESS(ResultSide);
     ResultSide(sc_module_name nm, Ctx *ctx);
     void output();   // step 1
+    void output_credit();
     void exits();    // step 6
     bool lane_room(unsigned l) const;
     void exit_one(Item *it, unsigned lane);

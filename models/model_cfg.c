@@ -42,6 +42,10 @@ int lpm_model_cfg_check(const lpm_model_cfg *c, const lpm_image *img, lpm_err *e
         return lpm_err_set(err, LPM_EINPUT, "result back-pressure is a rule of hop cycles 2 or more");
     if (!(c->load >= 0.0 && c->load <= 64.0))
         return lpm_err_set(err, LPM_EINPUT, "load %g: must be in [0, 64] requests per cycle", c->load);
+    if (c->result_fifo && (lpm_image_is_ring(img) || c->hop < 2 || c->ports != 1 || c->width != 1 || c->rob ||
+                           c->result_fifo < 4 || c->result_fifo > 4096))
+        return lpm_err_set(err, LPM_EINPUT, "result FIFO %u: the credit rules take a linear pipeline, hop cycles 2 or more, "
+                                            "one port, issue width 1, no reorder buffer and 4..4096 credits", c->result_fifo);
     if (!(c->clock_mhz > 0.0 && c->clock_mhz <= 1e6))
         return lpm_err_set(err, LPM_EINPUT, "clock %g MHz: must be in (0, 1e6]", c->clock_mhz);
     return LPM_OK;

@@ -76,6 +76,11 @@ for args in "--issue-width 2 --rob 8" "--issue-width 3 --ports 2 --queue 2 --res
 done
 verify "tiny linear, 2 ports, width 2, bubbles" --image "$W/tl.lpi" --gen random-match --count 2000 \
   --ports 2 --issue-width 2 --updates "$W/tl.bub" --update-rate 20000000
+# the linear credit rules (docs/microarchitecture.md 4.1)
+for args in "--result-fifo 6" "--result-fifo 16 --load 0.6 --result-ready 0.4" "--result-fifo 24 --hop-cycles 3 --result-ready 0.3"; do
+  verify "tiny linear [$args], bubbles" --image "$W/tl.lpi" --trace "$W/tiny.trace" $args --updates "$W/tl.bub" \
+    --update-rate 3000000
+done
 nb=$(grep -c '^B' "$W/tr.bub")
 "$BIN" model verify --image "$W/tr.lpi" --trace "$W/tiny.trace" --updates "$W/tr.bub" --update-rate 20000000 --json |
   grep -q "\"bubbles\":$nb," || bad "tiny ring: the $nb bubbles of the file did not all go through"
@@ -110,6 +115,10 @@ if command -v verilator >/dev/null 2>&1; then
   echo "cosim tiny ring, bubbles: $out"
   echo "$out" | grep -q "\"bubbles\":$nb,.*$cosim_ok" || bad "cosim tiny ring, bubbles: $out"
   echo "$out" | grep -q '"mismatches":0}' || bad "cosim tiny ring, bubbles: $out"
+  out=$("$BIN" model verify --image "$W/tl.lpi" --trace "$W/tiny.trace" --result-fifo 16 --cosim --updates "$W/tl.bub" \
+    --update-rate 3000000 --result-ready 0.5 --json 2>"$W/err") || bad "cosim tiny linear, credit rules: exit $?: $(head -4 "$W/err")"
+  echo "cosim tiny linear, credit rules, bubbles: $out"
+  echo "$out" | grep -q "$cosim_ok" && echo "$out" | grep -q '"mismatches":0}' || bad "cosim tiny linear, credit rules: $out"
   # planted faults, one in the model and one in the RTL: the per-cycle comparison must fail
   for m in "--mutate dit-late" "--rtl-mutate queue-order"; do
     "$BIN" model verify --image "$W/tr.lpi" --trace "$W/tiny.trace" --queue 4 --cosim $m --json >"$W/mut.out" 2>"$W/mut.err"
@@ -200,6 +209,8 @@ printf '0.1 10.0.0.1\n0.05 10.0.0.2\n' >"$W/back.timed"
   bad "unknown mutation not refused"
 "$BIN" model verify --image "$W/tl.lpi" --trace "$W/tiny.trace" --issue-width 2 2>/dev/null; [ $? -eq 2 ] ||
   bad "linear with issue width 2 and one port not refused"
+"$BIN" model verify --image "$W/tr.lpi" --trace "$W/tiny.trace" --result-fifo 16 2>"$W/err"; [ $? -eq 2 ] &&
+  grep -q "linear pipeline" "$W/err" || bad "a ring under the credit rules not refused: $(cat "$W/err")"
 "$BIN" model run --image "$W/tr.lpi" --trace "$W/tiny.trace" --hop-cycles 2 --queue 0 2>/dev/null; [ $? -eq 2 ] ||
   bad "hop cycles 2 without queues not refused"
 "$BIN" model run --image "$W/none.lpi" --trace "$W/tiny.trace" 2>/dev/null; [ $? -ne 0 ] || bad "missing image not refused"
