@@ -38,8 +38,10 @@ int lpm_rtl_emit_dit(const lpm_image *img, const lpm_rtl_shape *sh, const char *
 int lpm_rtl_emit_stages(const lpm_image *img, const lpm_rtl_shape *sh, const char *dir, const char *header,
                         lpm_err *err);
 int lpm_rtl_emit_pipe(const lpm_rtl_shape *sh, const char *dir, const char *header, lpm_err *err);
-/* lpm_pipe's parts (gen_pipe.c), which the credit rules' lpm_pipe
- * (gen_credit.c) shares: its ports, a stage's instance, the copy rules */
+/* lpm_pipe's parts (gen_pipe_parts.c), which both forms share (gen_pipe.c,
+ * gen_credit.c): the busy flags' count, its ports, a stage's instance, the
+ * copy rules, the DIT index */
+unsigned lpm_rtl_busy_flags(const lpm_rtl_shape *sh);
 void lpm_rtl_emit_pipe_ports(FILE *fp, const lpm_rtl_shape *sh, int dbg, int pipe, const char *name);
 void lpm_rtl_emit_stage_inst(FILE *fp, const lpm_rtl_shape *sh, unsigned s);
 void lpm_rtl_emit_copy(FILE *fp, const lpm_rtl_shape *sh);
