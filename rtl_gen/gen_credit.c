@@ -32,7 +32,8 @@ void lpm_rtl_emit_pipe_credit(FILE *fp, const lpm_rtl_shape *sh)
             "    wire [D+1:0] ctl_busy;\n"
             "    wire [7:0] rf_busy;\n"
             "    wire [RDW-1:0] rdat;\n"
-            "    wire [BQB-1:0] bt_ra0;   // the bubble number of the item stage 0 holds next\n");
+            "    wire [BQB-1:0] bt_ra0;   // the bubble number of the item stage 0 holds next\n"
+            "    wire rf_popr;            // a result left in the cycle before\n");
     if (sh->cp > 1) /* the copy rules count exits by these names */
         fprintf(fp, "    wire [0:0] rl_push = st_ex_v;\n    wire [RDW-1:0] rl_din = st_ex_d;\n");
     if (sh->n >= 3) /* stages 0..N-3: the bubble number each decides (the next one's bubble table read) */
@@ -41,14 +42,14 @@ void lpm_rtl_emit_pipe_credit(FILE *fp, const lpm_rtl_shape *sh)
             "    lpm_cctl ctl (.clk(clk), .rst(rst), .req_valid(req_valid), .req_ready(req_ready), .req_tag(req_tag),\n"
             "        .req_rest(req_rest), .bub_valid(bub_valid), .bub_ok(bub_ok), .bub_ready(bub_ready), .bub_data(bub_data),\n"
             "        .dit_we(dit_we), .dit_widx(dit_widx), .dit_wdata(dit_wdata), .bt_we(bt_we), .bt_idx(bt_idx),\n"
-            "        .dit_word(dit_rdata), .pop(res_valid & res_ready), .ent(ent), .bt_ra(bt_ra0), .busy(ctl_busy));\n"
+            "        .dit_word(dit_rdata), .pr(rf_popr), .ent(ent), .bt_ra(bt_ra0), .busy(ctl_busy));\n"
             "    lpm_dit dit (.clk(clk), .idx(dit_idx), .we(dit_we), .widx(dit_widx), .wdata(dit_wdata), .rdata(dit_rdata));\n");
     lpm_rtl_emit_dit_index(fp, sh, 0);
     for (unsigned s = 0; s < sh->n; s++)
         lpm_rtl_emit_stage_inst(fp, sh, s);
     fprintf(fp,
             "    lpm_rfifo rf (.clk(clk), .rst(rst), .xv(st_ex_v[0]), .xd(st_ex_d), .ready(res_ready), .valid(res_valid),\n"
-            "        .dout(rdat), .fetch(dbg_fetch), .busy(rf_busy));\n"
+            "        .dout(rdat), .fetch(dbg_fetch), .popr(rf_popr), .busy(rf_busy));\n"
             "    assign res_tag = rdat[T-1:0];\n"
             "    assign res_nhv = rdat[T];\n"
             "    assign res_nh = rdat[T+1 +: NB];\n"

@@ -40,7 +40,8 @@ endmodule
 // port and the copy rules: it needs no credit) and enters in the next,
 // when it writes the DIT and its bubble tables, takes the cycle (no
 // request) and rides the same registers. The credits count an acceptance
-// and a result given a cycle late (ar, pr), so req_ready ("at least three
+// and a result given a cycle late (ar; pr, registered beside the result
+// FIFO, so that no LUT precedes its net across the die), so req_ready ("at least three
 // free", a thermometer bit) and every credit bit are one LUT of registers.
 module lpm_cctl (
     input  wire           clk,
@@ -59,14 +60,14 @@ module lpm_cctl (
     output wire           bt_we,
     output wire [BQB-1:0] bt_idx,
     input  wire [DB-1:0]  dit_word,   // the DIT read of D - 1 cycles before (lpm_dit registers it)
-    input  wire           pop,        // a result leaves this cycle
+    input  wire           pr,         // a result left in the cycle before (lpm_rfifo's register)
     output reg  [IW-1:0]  ent,        // stage 0's item
     output wire [BQB-1:0] bt_ra,      // the bubble number of the item ent takes now (stage 0 reads its table early)
     output wire [D+1:0]   busy        // the bubble taken, the DIT pipeline, the entry
 );
 `include "lpm_item.vh"
     // ---- credits: cth[k] = more than k free ----
-    reg ar, pr, bd;
+    reg ar, bd, dwe;
     wire [RF-1:0] cth;
     genvar g;
     generate
@@ -80,11 +81,12 @@ module lpm_cctl (
     reg [BQB-1:0] bseq;                  // the entering bubble's number
     always @(posedge clk) begin
         ar <= rst ? 1'b0 : acc;
-        pr <= rst ? 1'b0 : pop;
+        // the DIT's write enable a register, made at the take (bub_data is held)
+        dwe <= rst ? 1'b0 : bub_valid & bub_ok & ~bd & bub_data[N*BSW];
         bd <= rst ? 1'b0 : bub_valid & bub_ok & ~bd;
         bseq <= rst ? {BQB{1'b0}} : bseq + {{(BQB-1){1'b0}}, bd};
     end
-    assign dit_we = bd & bub_data[N*BSW];
+    assign dit_we = dwe;
     assign dit_widx = bub_data[N*BSW + 1 +: XI];
     assign dit_wdata = bub_data[N*BSW + 1 + XI +: DB];
     // the bubble tables are written at the take (bub_data is held until
@@ -176,6 +178,7 @@ module lpm_rfifo (
     output wire           valid,
     output wire [RDW-1:0] dout,
     output wire           fetch,      // a result fetched this cycle (the testbench logs it)
+    output reg            popr,       // a result left in the cycle before (the credits')
     output wire [7:0]     busy
 );
 `include "lpm_item.vh"
@@ -250,6 +253,7 @@ module lpm_rfifo (
             rp1 <= {{(RFB-1){1'b0}}, 1'b1};
             fv <= 1'b0;
             sv <= 1'b0;
+            popr <= 1'b0;
             v0 <= 1'b0;
             v1 <= 1'b0;
             v2 <= 1'b0;
@@ -261,6 +265,7 @@ module lpm_rfifo (
             rp1 <= rp1n;
             fv <= fetch;
             sv <= fv;
+            popr <= pop;
             v0 <= pop ? m1 : m0;
             v1 <= pop ? m2 : m1;
             v2 <= pop ? m3 : m2;
