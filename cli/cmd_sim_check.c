@@ -85,6 +85,16 @@ static void rebuild_bubble(lpm_sim_check *c, const lpm_sim_bubble *b, int leavin
     }
 }
 
+/* The writes of the next update in flight (after *fu, from *fw on) into t. */
+static void apply_next_update(lpm_sim_check *c, lpm_image *t, size_t *fu, size_t *fw)
+{
+    if (*fu >= c->fu_n)
+        return;
+    size_t end = c->fu_end[(*fu)++];
+    for (; *fw < end; (*fw)++)
+        lpm_image_write(t, c->fw[*fw].stage, c->fw[*fw].addr, c->fw[*fw].word);
+}
+
 void lpm_sim_check_bubble_hook(void *ctx, const lpm_sim_bubble *b, int leaving)
 {
     lpm_sim_check *c = ctx;
@@ -124,16 +134,10 @@ void lpm_sim_check_bubble_hook(void *ctx, const lpm_sim_bubble *b, int leaving)
         }
         c->fu_end[c->fu_n++] = c->fw_n;
     }
-    if (!leaving && b->last && c->sh_lastin && c->fu_lhead < c->fu_n) {
-        size_t end = c->fu_end[c->fu_lhead++];
-        for (; c->fw_lhead < end; c->fw_lhead++)
-            lpm_image_write(c->sh_lastin, c->fw[c->fw_lhead].stage, c->fw[c->fw_lhead].addr, c->fw[c->fw_lhead].word);
-    }
-    if (leaving && b->last && c->fu_head < c->fu_n) {
-        size_t end = c->fu_end[c->fu_head++];
-        for (; c->fw_head < end; c->fw_head++)
-            lpm_image_write(c->sh_exit, c->fw[c->fw_head].stage, c->fw[c->fw_head].addr, c->fw[c->fw_head].word);
-    }
+    if (!leaving && b->last && c->sh_lastin)
+        apply_next_update(c, c->sh_lastin, &c->fu_lhead, &c->fw_lhead);
+    if (leaving && b->last)
+        apply_next_update(c, c->sh_exit, &c->fu_head, &c->fw_head);
 }
 
 int lpm_sim_check_sink(void *ctx, const lpm_sim_result *r, lpm_err *err)

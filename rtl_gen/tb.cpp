@@ -266,10 +266,9 @@ static void log_cycle(const tb_state &s, unsigned nb, unsigned nr, std::string &
     }
 #if TB_FIFO
     // the credit rules: no queues; the results between exit and output after
-    // this cycle, and a fetch from the FIFO after the output (in input order:
-    // the k-th fetch is request k's)
-    uint64_t held = s.held + getb(top->dbg_exit, 0, 1) - (top->res_ready && getb(top->res_valid, 0, 1));
-    line += " R " + std::to_string(held);
+    // this cycle (observe counts them first), and a fetch from the FIFO after
+    // the output (in input order: the k-th fetch is request k's)
+    line += " R " + std::to_string(s.held);
     if (top->res_ready && getb(top->res_valid, 0, 1))
         line += " out:" + tok(s, 0, getb(top->res_tag, 0, TB_T));
     if (top->dbg_fetch)
@@ -340,6 +339,10 @@ static void observe(const tb_cfg &c, tb_state &s)
             if (j >= nr)
                 break;
         }
+#if TB_FIFO
+    s.held += getb(top->dbg_exit, 0, 1);
+    s.held -= top->res_ready && getb(top->res_valid, 0, 1);
+#endif
     if (s.want_line)
         log_cycle(s, nb, nr, s.line);
     for (unsigned l = 0; l < TB_L; l++)
@@ -358,8 +361,6 @@ static void observe(const tb_cfg &c, tb_state &s)
     s.nexti += nr;
     s.nextb += nb;
 #if TB_FIFO
-    s.held += getb(top->dbg_exit, 0, 1);
-    s.held -= top->res_ready && getb(top->res_valid, 0, 1);
     s.fetched += top->dbg_fetch;
 #endif
 }

@@ -759,8 +759,6 @@ int lpm_sim_step(lpm_sim *s, const run_io *io, lpm_err *err)
             return rc;
         credit_enter(s);
         select_step(s);
-        s->ndit = 0;
-        s->win_n0 = s->win_n;
         if ((rc = credit_refill_step(s, io, err)))
             return rc;
     } else {
