@@ -78,12 +78,13 @@ module lpm_cctl (
     assign req_ready = cth[2] & ~bd;
     assign bub_ready = bd;
     wire acc = req_valid & req_ready;
+    wire take = bub_valid & bub_ok & ~bd;   // a bubble is taken: it enters in the next cycle
     reg [BQB-1:0] bseq;                  // the entering bubble's number
     always @(posedge clk) begin
         ar <= rst ? 1'b0 : acc;
         // the DIT's write enable a register, made at the take (bub_data is held)
-        dwe <= rst ? 1'b0 : bub_valid & bub_ok & ~bd & bub_data[N*BSW];
-        bd <= rst ? 1'b0 : bub_valid & bub_ok & ~bd;
+        dwe <= rst ? 1'b0 : take & bub_data[N*BSW];
+        bd <= rst ? 1'b0 : take;
         bseq <= rst ? {BQB{1'b0}} : bseq + {{(BQB-1){1'b0}}, bd};
     end
     assign dit_we = dwe;
@@ -92,7 +93,7 @@ module lpm_cctl (
     // the bubble tables are written at the take (bub_data is held until
     // bub_ready), by the number the bubble gets as it enters: stored in time
     // for stage 0's early read of it D cycles after the entry
-    assign bt_we = bub_valid & bub_ok & ~bd;
+    assign bt_we = take;
     assign bt_idx = bseq;
     // the bubble as an item: its stage-0 write rides in it
     reg [IW-1:0] bitem;
