@@ -173,7 +173,7 @@ static int write_readme(const lpm_image *img, const lpm_rtl_shape *sh, const cha
                 "| file | what |\n|---|---|\n"
                 "| lpm_top.v | the top module: the ports below |\n"
                 "| lpm_pipe.v | the wiring, with the debug signals the testbenches log |\n"
-                "| lpm_ctl.v | request and bubble ports, DIT pipeline, dispatch window, dispatcher |\n"
+                "%s"
                 "| lpm_queue.v, lpm_rlane.v | a stage queue (first word fall through), a result lane |\n"
                 "| lpm_dit.v | the direct index table (dit.hex) and lpm_entry (a request's first item) |\n"
                 "| lpm_stage_NN.v | one module per stage: memory (stage_NN.hex), hop registers, decision |\n"
@@ -181,7 +181,10 @@ static int write_readme(const lpm_image *img, const lpm_rtl_shape *sh, const cha
                 "| lpm_tb_top.v, tb.cpp, tb_cfg.h, ready.h | the Verilator testbench `lpmpipe rtl verify` runs |\n"
                 "| tb_icarus.v, tb_cfg.vh | the Icarus Verilog testbench |\n"
                 "| lpm_ice40_brams.txt, lpm_ice40_brams_map.v | the iCE40 block RAM library of `make gate` and `lpmpipe rtl synth` (whole-word writes, no write mask; not part of the design) |\n"
-                "| Makefile | `make lint`, `make tb` (Verilator), `make icarus` |\n\n");
+                "| Makefile | `make lint`, `make tb` (Verilator), `make icarus` |\n\n",
+                lpm_rtl_ctl3(sh) ? "| lpm_ctl3.v | request and bubble ports, DIT pipeline, dispatch window, dispatcher (one lane, D >= 3: items made before the window) |\n"
+                                   "| lpm_ctl.v | the small kept cells lpm_ctl3 and the stages use (its lpm_ctl is the D = 2 control, not instantiated) |\n"
+                                 : "| lpm_ctl.v | request and bubble ports, DIT pipeline, dispatch window, dispatcher |\n");
     fprintf(fp,
             "## Ports of lpm_top\n\n"
             "| port | width | meaning |\n|---|---|---|\n"
@@ -218,7 +221,8 @@ static int write_makefile(const lpm_rtl_shape *sh, const char *dir, const char *
     int rc = lpm_rtl_open(&fp, dir, "Makefile", header, "#", err);
     if (rc)
         return rc;
-    fprintf(fp, "CORE := lpm_pipe.v lpm_ctl.v lpm_queue.v lpm_rlane.v lpm_dit.v%s", sh->f ? " lpm_credit.v" : "");
+    fprintf(fp, "CORE := lpm_pipe.v lpm_ctl.v lpm_queue.v lpm_rlane.v lpm_dit.v%s",
+            sh->f ? " lpm_credit.v" : lpm_rtl_ctl3(sh) ? " lpm_ctl3.v" : "");
     for (unsigned s = 0; s < sh->n; s++)
         fprintf(fp, " lpm_stage_%02u.v", s);
     fprintf(fp,
@@ -296,6 +300,8 @@ int lpm_rtl_generate(const lpm_image *img, const char *name, const lpm_rtl_opts 
         if ((rc = lpm_rtl_write_text(dir, fixed[i].name, header, fixed[i].cm, fixed[i].text, err)))
             return rc;
     if (sh.f && (rc = lpm_rtl_write_text(dir, "lpm_credit.v", header, "//", lpm_rtl_lpm_credit_v, err)))
+        return rc;
+    if (lpm_rtl_ctl3(&sh) && (rc = lpm_rtl_write_text(dir, "lpm_ctl3.v", header, "//", lpm_rtl_lpm_ctl3_v, err)))
         return rc;
     if ((rc = lpm_rtl_write_ice40_lib(dir, header, err)))
         return rc;

@@ -176,7 +176,7 @@ static void emit_pipe(FILE *fp, const lpm_rtl_shape *sh)
                 "        bd <= rst ? 1'b0 : bhold & croom & ~bd;\n"
                 "    assign bub_ready = bd;\n");
     fprintf(fp,
-            "    lpm_ctl ctl (.clk(clk), .rst(rst), .req_valid(%s), .req_ready(%s), .req_tag(req_tag),\n"
+            "    %s ctl (.clk(clk), .rst(rst), .req_valid(%s), .req_ready(%s), .req_tag(req_tag),\n"
             "        .req_rest(req_rest), .bub_valid(%s), .bub_ok(%s), .bub_ready(%s), .bub_data(bub_data),\n"
             "        .dit_we(dit_we), .dit_widx(dit_widx), .dit_wdata(dit_wdata), .bt_we(bt_we), .bt_idx(bt_idx),\n"
             "        .ent_key(ent_key), .ent_tag(ent_tag), .ent_item(ent_item), .qroom(qroom), .qres_n(qres_n),\n"
@@ -186,7 +186,8 @@ static void emit_pipe(FILE *fp, const lpm_rtl_shape *sh)
             "        .dit_word(dit_rdata));\n"
             "    wire [W*XI-1:0] dit_idx;\n"
             "    lpm_dit dit (.clk(clk), .idx(dit_idx), .we(dit_we), .widx(dit_widx), .wdata(dit_wdata), .rdata(dit_rdata));\n",
-            late ? "creq_valid" : "req_valid", late ? "creq_ready" : "req_ready", late ? "bd" : "bub_valid",
+            lpm_rtl_ctl3(sh) ? "lpm_ctl3" : "lpm_ctl", late ? "creq_valid" : "req_valid", late ? "creq_ready" : "req_ready",
+            late ? "bd" : "bub_valid",
             late ? "1'b1" : "bub_ok", late ? "croom" : "bub_ready");
     for (unsigned k = 0; k < w; k++) {
         lpm_rtl_emit_dit_index(fp, sh, k);

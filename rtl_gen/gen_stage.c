@@ -177,8 +177,8 @@ static void emit_hold(const stage_ctx *c, unsigned p)
      * used up by this read): registered with the item, so the exit is one
      * LUT of the word's child bit and registers (emit_decide) */
     int fz = sh->ring && c->has_rl;
-    int fd = fz && p == 0 && c->feeds_q;
-    if (fz) {
+    int fd = fz && p == 0 && c->feeds_q && sh->d == 2;   /* D >= 3: the copies are whole (emit_decide) */
+    if (fz && sh->d == 2) {
         char ci[16];
         snprintf(ci, sizeof ci, "c%u", p);
         fprintf(fp, "    wire cfz%u = c%u[F_V] & ~c%u[F_B] & (c%u[F_DONE] | (rf%u & (", p, p, p, p, p);
@@ -193,13 +193,35 @@ static void emit_hold(const stage_ctx *c, unsigned p)
         char d1[48];
     } cb[3] = { { "rf", "drf", NULL, 1, "" }, { "fz", "fz", "finished, whatever the word", fz, "" },
                 { "fd", "fd", "finished, or read here (lane 0's valid copies)", fd, "" } };
-    snprintf(cb[0].d1, sizeof cb[0].d1, "rf%u", p);
-    snprintf(cb[1].d1, sizeof cb[1].d1, "cfz%u", p);
-    snprintf(cb[2].d1, sizeof cb[2].d1, "cfz%u | rf%u", p, p);
+    /* D >= 3: the bits are made from the first hold register (m_1) into
+     * the second, a cycle after the select, so that the queue head's
+     * address choice (c) reaches only the block RAM and m_1, not the
+     * control bits' LUTs too (D = 2 has no such cycle) */
+    unsigned cb0 = sh->d >= 3 ? 2 : 1;
+    if (sh->d >= 3) {
+        char mi[16];
+        snprintf(mi, sizeof mi, "m%u_1", p);
+        fprintf(fp, "    reg [IW-1:0] m%u_1;\n", p);
+        fprintf(fp, "    wire mrf%u = %s[F_V] & ~%s[F_B] & ~%s[F_DONE] & (%s[F_STG +: SB] == %u'd%u);\n", p, mi, mi, mi,
+                mi, sh->sb, c->s);
+        if (fz) {
+            fprintf(fp, "    wire mfz%u = %s[F_V] & ~%s[F_B] & (%s[F_DONE] | (mrf%u & (", p, mi, mi, mi, p);
+            emit_key_used_up(fp, sh, mi);
+            fprintf(fp, ")));\n");
+        }
+        snprintf(cb[0].d1, sizeof cb[0].d1, "mrf%u", p);
+        snprintf(cb[1].d1, sizeof cb[1].d1, "mfz%u", p);
+        snprintf(cb[2].d1, sizeof cb[2].d1, "mfz%u | mrf%u", p, p);
+    } else {
+        snprintf(cb[0].d1, sizeof cb[0].d1, "rf%u", p);
+        snprintf(cb[1].d1, sizeof cb[1].d1, "cfz%u", p);
+        snprintf(cb[2].d1, sizeof cb[2].d1, "cfz%u | rf%u", p, p);
+    }
     for (unsigned d = 1; d < sh->d; d++) {
-        fprintf(fp, "    reg [IW-1:0] m%u_%u;\n", p, d);
+        if (d > 1 || sh->d == 2)
+            fprintf(fp, "    reg [IW-1:0] m%u_%u;\n", p, d);
         for (unsigned k = 0; k < 3; k++)
-            if (cb[k].on)
+            if (cb[k].on && d >= cb0)
                 fprintf(fp, "    reg %s%u_%u;\n", cb[k].name, p, d);
     }
     for (unsigned d = 2; d < sh->d; d++)
@@ -207,7 +229,7 @@ static void emit_hold(const stage_ctx *c, unsigned p)
     fprintf(fp, "    always @(posedge clk) begin\n        m%u_1 <= c%u;\n", p, p);
     for (unsigned k = 0; k < 3; k++)
         if (cb[k].on)
-            fprintf(fp, "        %s%u_1 <= %s;\n", cb[k].name, p, cb[k].d1);
+            fprintf(fp, "        %s%u_%u <= %s;\n", cb[k].name, p, cb0, cb[k].d1);
     if (c->bt_early)
         fprintf(fp,
                 "        if (c%u[F_B]) begin   // the bubble's write for the next stage, read a cycle ago\n"
@@ -219,7 +241,7 @@ static void emit_hold(const stage_ctx *c, unsigned p)
     for (unsigned d = 2; d < sh->d; d++) {
         fprintf(fp, "        m%u_%u <= m%u_%u;\n", p, d, p, d - 1);
         for (unsigned k = 0; k < 3; k++)
-            if (cb[k].on)
+            if (cb[k].on && d > cb0)
                 fprintf(fp, "        %s%u_%u <= %s%u_%u;\n", cb[k].name, p, d, cb[k].name, p, d - 1);
         if (d == 2)
             fprintf(fp, "        w%u_2 <= rd%u;\n", p, p);
@@ -230,7 +252,7 @@ static void emit_hold(const stage_ctx *c, unsigned p)
     for (unsigned d = 1; d < sh->d; d++) {
         fprintf(fp, "            m%u_%u[F_V] <= 1'b0;\n", p, d);
         for (unsigned k = 0; k < 3; k++)
-            if (cb[k].on)
+            if (cb[k].on && d >= cb0)
                 fprintf(fp, "            %s%u_%u <= 1'b0;\n", cb[k].name, p, d);
     }
     fprintf(fp, "        end\n    end\n");
@@ -443,7 +465,7 @@ static void emit_decide(const stage_ctx *c, unsigned p)
      * a copy each (kept registers beside hout), not one net to all */
     if (c->gives_bt_ra && p == 0)
         fprintf(fp, "    assign bt_rn = dm0[F_TAG +: BQB];\n");
-    if (c->feeds_q && p == 0)
+    if (c->feeds_q && p == 0 && !(sh->ring && sh->d >= 3))
         fprintf(fp, "    localparam K_ON = %u;   // a bubble rides on past this stage\n", on);
     if (c->feeds_q && p == 0)
         fprintf(fp,
@@ -453,7 +475,11 @@ static void emit_decide(const stage_ctx *c, unsigned p)
                 "%s"
                 "        end\n"
                 "    endgenerate\n",
-                sh->ring ? /* no copy of the word's exit LUT: its parts, each a register of registers or of the word */
+                sh->ring && sh->d >= 3 ? /* the word a register here: each copy whole, its own LUT (hvb, hvw 0) */
+                "            wire hvd;\n"
+                "            lpm_hopv kv (.g(hg0), .h(hh0), .c(dw0[WL_C]), .o(hvd));\n"
+                "            lpm_rff #(.INIT(0)) k (.clk(clk), .rst(rst), .d(hvd), .q(hvc[gvc]));\n"
+                : sh->ring ? /* no copy of the word's exit LUT: its parts, each a register of registers or of the word */
                 "            if (gvc < Q) begin : g_e\n"
                 "                lpm_rffp0 #(.K(K_ON)) k (.clk(clk), .rst(rst), .v(dm0[F_V]), .b(dm0[F_B]), .m(rl_room[0]), .f(fd0),\n"
                 "                    .q(hvc[gvc]));\n"
@@ -467,7 +493,7 @@ static void emit_decide(const stage_ctx *c, unsigned p)
                 : /* the linear pipeline's last stage: v & (b ? K : ~room), its own LUT */
                 "            lpm_rffp0 #(.K(K_ON)) k (.clk(clk), .rst(rst), .v(dm0[F_V]), .b(dm0[F_B]), .m(rl_room[0]), .f(1'b1),\n"
                 "                .q(hvc[gvc]));\n");
-    if (c->feeds_q && p == 0 && !sh->ring)
+    if (c->feeds_q && p == 0 && (!sh->ring || sh->d >= 3))
         fprintf(fp, "    assign hvb = {Q{1'b0}};\n    assign hvw = {Q{1'b0}};\n");
 }
 

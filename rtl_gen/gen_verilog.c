@@ -134,12 +134,20 @@ static void emit_dit(FILE *fp, const lpm_rtl_shape *sh)
 
 /* lpm_entry: a request's first item from its DIT entry (docs/image-format.md
  * section 1, step 1), combinational, in the cycle the entry comes out. */
-static void emit_entry(FILE *fp, const lpm_image *img, const lpm_rtl_shape *sh)
+static void emit_entry(FILE *fp, const lpm_image *img, const lpm_rtl_shape *sh, int ungated)
 {
+    if (ungated)
+        fprintf(fp,
+                "\n// lpm_entry without the answer's zeroed fields (lpm_ctl3: a DIT answer's\n"
+                "// stage, address and key are read by nobody), so each bit is a wire of the\n"
+                "// entry and the key, or ~e[DL_C].\n"
+                "module lpm_entry_u (\n");
+    else
+        fprintf(fp,
+                "// A request's item from its direct index entry: the answer, or the entry\n"
+                "// stage, the first address {block index, next key bits} and the rest of the key.\n"
+                "module lpm_entry (\n");
     fprintf(fp,
-            "// A request's item from its direct index entry: the answer, or the entry\n"
-            "// stage, the first address {block index, next key bits} and the rest of the key.\n"
-            "module lpm_entry (\n"
             "    input  wire [%u:0] e,\n"
             "    input  wire [%u:0] key,      // the key bits after the DIT's\n"
             "    input  wire [%u:0] tag,\n"
@@ -162,17 +170,25 @@ static void emit_entry(FILE *fp, const lpm_image *img, const lpm_rtl_shape *sh)
             "        item[F_V] = 1'b1;\n"
             "        item[F_TAG +: T] = tag;\n"
             "        item[F_NHV] = e[DL_V];\n"
-            "        item[F_NH +: NB] = e[DL_NH +: NB];\n"
-            "        if (!e[DL_C]) begin\n"
-            "            item[F_DONE] = 1'b1;\n"
-            "        end else begin\n"
-            "            item[F_STG +: SB] = st;\n"
-            "            item[F_ADDR +: AW] = n_a;\n"
-            "            item[F_KEY +: KP] = n_k;\n"
-            "            item[F_BP +: PB] = n_b;\n"
-            "        end\n"
-            "    end\n"
-            "endmodule\n");
+            "        item[F_NH +: NB] = e[DL_NH +: NB];\n");
+    if (ungated)
+        fprintf(fp,
+                "        item[F_DONE] = ~e[DL_C];\n"
+                "        item[F_STG +: SB] = st;\n"
+                "        item[F_ADDR +: AW] = n_a;\n"
+                "        item[F_KEY +: KP] = n_k;\n"
+                "        item[F_BP +: PB] = n_b;\n");
+    else
+        fprintf(fp,
+                "        if (!e[DL_C]) begin\n"
+                "            item[F_DONE] = 1'b1;\n"
+                "        end else begin\n"
+                "            item[F_STG +: SB] = st;\n"
+                "            item[F_ADDR +: AW] = n_a;\n"
+                "            item[F_KEY +: KP] = n_k;\n"
+                "            item[F_BP +: PB] = n_b;\n"
+                "        end\n");
+    fprintf(fp, "    end\nendmodule\n");
 }
 
 int lpm_rtl_emit_dit(const lpm_image *img, const lpm_rtl_shape *sh, const char *dir, const char *header, lpm_err *err)
@@ -182,6 +198,8 @@ int lpm_rtl_emit_dit(const lpm_image *img, const lpm_rtl_shape *sh, const char *
     if (rc)
         return rc;
     emit_dit(fp, sh);
-    emit_entry(fp, img, sh);
+    emit_entry(fp, img, sh, 0);
+    if (lpm_rtl_ctl3(sh))
+        emit_entry(fp, img, sh, 1);
     return lpm_rtl_close(fp, dir, "lpm_dit.v", err);
 }

@@ -4,7 +4,7 @@
 # `rtl verify` time by Verilator's make, never into lpmpipe.
 # (rules here come before the Makefile's own: keep `all` the default goal)
 .DEFAULT_GOAL := all
-RTL_EMBED := rtl_gen/lpm_ctl.v rtl_gen/lpm_queue.v rtl_gen/lpm_rlane.v rtl_gen/lpm_credit.v rtl_gen/tb.cpp rtl_gen/tb_icarus.v sim/ready.h \
+RTL_EMBED := rtl_gen/lpm_ctl.v rtl_gen/lpm_ctl3.v rtl_gen/lpm_queue.v rtl_gen/lpm_rlane.v rtl_gen/lpm_credit.v rtl_gen/tb.cpp rtl_gen/tb_icarus.v sim/ready.h \
     rtl_gen/lpm_ice40_brams.txt rtl_gen/lpm_ice40_brams_map.v
 EXTRA_OBJS += $(BUILD)/rtl_gen/embed.o
 

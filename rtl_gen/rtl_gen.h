@@ -54,7 +54,7 @@ int lpm_rtl_shape_of(const lpm_image *img, const lpm_rtl_opts *o, lpm_rtl_shape 
 int lpm_rtl_generate(const lpm_image *img, const char *name, const lpm_rtl_opts *o, const char *dir, lpm_err *err);
 
 /* The embedded fixed texts (rtl_gen/lpm_ctl.v, ..., sim/ready.h). */
-extern const char lpm_rtl_lpm_ctl_v[], lpm_rtl_lpm_queue_v[], lpm_rtl_lpm_rlane_v[], lpm_rtl_lpm_credit_v[], lpm_rtl_tb_cpp[],
+extern const char lpm_rtl_lpm_ctl_v[], lpm_rtl_lpm_ctl3_v[], lpm_rtl_lpm_queue_v[], lpm_rtl_lpm_rlane_v[], lpm_rtl_lpm_credit_v[], lpm_rtl_tb_cpp[],
     lpm_rtl_tb_icarus_v[], lpm_rtl_ready_h[], lpm_rtl_lpm_ice40_brams_txt[], lpm_rtl_lpm_ice40_brams_map_v[];
 
 /* Yosys's iCE40 flow for a top module (a string literal), as rtl synth and

@@ -59,5 +59,8 @@ static inline int lpm_rtl_stage_has_q(const lpm_rtl_shape *sh, unsigned s) { ret
 /* (the credit rules: stage 0 too, by the number of the bubble the entry register takes) */
 static inline int lpm_rtl_stage_bt_early(const lpm_rtl_shape *sh, unsigned s) { return (s >= 1 || sh->f) && s + 1 < sh->n; }
 static inline int lpm_rtl_stage_gives_bt_ra(const lpm_rtl_shape *sh, unsigned s) { return s + 2 < sh->n; }
+/* one request lane at D >= 3 under the window rules: lpm_ctl3.v's control
+ * (items made before the window); lpm_ctl.v keeps the D = 2 one as measured */
+static inline int lpm_rtl_ctl3(const lpm_rtl_shape *sh) { return !sh->f && sh->w == 1 && sh->d >= 3; }
 
 #endif

@@ -169,12 +169,14 @@ static int yosys(const char *dir, const char *script, const char *log)
 
 static int sources(const char *dir, const lpm_synth_shape *s, char *buf, size_t n)
 {
-    /* the credit rules' control is in lpm_credit.v, written only for them
-     * (so the window rules' read list, and their netlist, stay as they were) */
-    char cr[4200];
+    /* the credit rules' control is in lpm_credit.v and the one-lane D >= 3
+     * control in lpm_ctl3.v, each written only for its folders (so the
+     * other folders' read list, and their netlist, stay as they were) */
+    char cr[4200], c3[4200];
     lpm_rtl_fmt(cr, sizeof cr, "%s/lpm_credit.v", dir);
-    int k = snprintf(buf, n, "read_verilog -I. lpm_top.v lpm_pipe.v lpm_ctl.v lpm_queue.v lpm_rlane.v lpm_dit.v synth_shell.v%s",
-                     access(cr, R_OK) ? "" : " lpm_credit.v");
+    lpm_rtl_fmt(c3, sizeof c3, "%s/lpm_ctl3.v", dir);
+    int k = snprintf(buf, n, "read_verilog -I. lpm_top.v lpm_pipe.v lpm_ctl.v lpm_queue.v lpm_rlane.v lpm_dit.v synth_shell.v%s%s",
+                     access(cr, R_OK) ? "" : " lpm_credit.v", access(c3, R_OK) ? "" : " lpm_ctl3.v");
     for (unsigned i = 0; i < s->n && k > 0 && (size_t)k < n - 32; i++)
         k += snprintf(buf + k, n - (size_t)k, " lpm_stage_%02u.v", i);
     return k > 0 && (size_t)k < n - 32 ? 0 : -1;

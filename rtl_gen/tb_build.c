@@ -173,6 +173,13 @@ int lpm_rtl_tb_build(const char *rtl, const char *cache, enum lpm_rtl_tb_kind ki
         if (lpm_rtl_hash_file(path, &h))
             return lpm_err_set(err, LPM_EFAIL, "%s: cannot read", path);
     }
+    /* the controls written only for some folders */
+    static const char *optional[] = { "lpm_credit.v", "lpm_ctl3.v" };
+    for (size_t i = 0; i < sizeof optional / sizeof optional[0]; i++) {
+        lpm_rtl_fmt(path, sizeof path, "%s/%s", rtl, optional[i]);
+        if (!access(path, R_OK))
+            lpm_rtl_hash_file(path, &h);
+    }
     for (unsigned s = 0;; s++) {
         lpm_rtl_fmt(path, sizeof path, "%s/lpm_stage_%02u.v", rtl, s);
         if (access(path, R_OK))

@@ -176,6 +176,12 @@ verify "tiny ring, 2 ports, width 2, queue 2, load 1.5, result port ready 0.5" -
   --trace "$W/tiny.trace" --queue 2 --ports 2 --issue-width 2 --load 1.5 --result-ready 0.5
 verify "tiny ring, D 3, width 3, queue 7, bubbles, result port ready 0.2" --image "$W/tr.lpi" --trace "$W/tiny.trace" \
   --queue 7 --issue-width 3 --hop-cycles 3 --updates "$W/tr.bub" --update-rate 2000000 --result-ready 0.2
+# one request lane at D >= 3: lpm_ctl3.v's control (items made before the window)
+verify "tiny ring, D 3, one lane (lpm_ctl3), queue 4, bubbles, load 0.7, ready 0.6, Icarus too" --image "$W/tr.lpi" \
+  --trace "$W/tiny.trace" --queue 4 --hop-cycles 3 --updates "$W/tr.bub" --update-rate 5000000 --load 0.7 \
+  --result-ready 0.6 --icarus
+verify "tiny linear, D 4, one lane (lpm_ctl3), 2 ports, bubbles, result port ready 0.5" --image "$W/tl.lpi" \
+  --trace "$W/tiny.trace" --queue 4 --hop-cycles 4 --ports 2 --updates "$W/tl.bub" --update-rate 3000000 --result-ready 0.5
 verify "tiny linear, queue 4, bubbles, load 0.3, Icarus too" --image "$W/tl.lpi" --trace "$W/tiny.trace" --queue 4 \
   --updates "$W/tl.bub" --update-rate 700000 --load 0.3 --icarus
 verify "tiny linear, 2 ports, width 2, bubbles, result port ready 0.4" --image "$W/tl.lpi" --trace "$W/tiny.trace" \
@@ -192,6 +198,9 @@ echo "$last" | grep -Eq '"timing":\{"runs":3,"sim_cycles_per_s":[0-9.e+]*[1-9][0
 # the planted faults: each must be caught
 fault queue-order "ring, queue 4" --image "$W/tr.lpi" --trace "$W/tiny.trace" --queue 4
 fault queue-capacity "ring, queue 4" --image "$W/tr.lpi" --trace "$W/tiny.trace" --queue 4
+fault queue-capacity "ring, D 3, one lane (lpm_ctl3)" --image "$W/tr.lpi" --trace "$W/tiny.trace" --queue 4 --hop-cycles 3
+fault bubble-address "ring, D 3, one lane (lpm_ctl3), with updates" --image "$W/tr.lpi" --trace "$W/tiny.trace" --queue 4 \
+  --hop-cycles 3 --updates "$W/tr.bub" --update-rate 700000
 fault bubble-address "linear, with updates" --image "$W/tl.lpi" --trace "$W/tiny.trace" --queue 4 \
   --updates "$W/tl.bub" --update-rate 700000
 fault bubble-address "linear, credit rules, with updates" --image "$W/tl.lpi" --trace "$W/tiny.trace" --result-fifo 16 \
@@ -222,6 +231,8 @@ verify_rb "tiny ring shadow, six rebuilds, Icarus too" --image "$T/trs.lpi" --tr
   --updates "$T/trs.bub" --update-rate 3000000 --icarus
 verify_rb "tiny ring shadow, six rebuilds, D 3, 2 ports, width 3, ready 0.4" --image "$T/trs.lpi" --trace "$W/tiny.trace" \
   --queue 7 --issue-width 3 --hop-cycles 3 --ports 2 --result-ready 0.4 --updates "$T/trs.bub" --update-rate 3000000
+verify_rb "tiny ring shadow, six rebuilds, D 3, one lane (lpm_ctl3), ready 0.7" --image "$T/trs.lpi" \
+  --trace "$W/tiny.trace" --queue 4 --hop-cycles 3 --result-ready 0.7 --updates "$T/trs.bub" --update-rate 3000000
 verify_rb "tiny linear height shadow, six rebuilds, load 0.5" --image "$T/tls.lpi" --trace "$W/tiny.trace" --queue 4 \
   --updates "$T/tls.bub" --update-rate 3000000 --load 0.5
 verify_rb "tiny linear height shadow, credit rules (20), six rebuilds, D 3, ready 0.4" --image "$T/tls.lpi" \
@@ -252,6 +263,11 @@ if command -v yosys >/dev/null && command -v iverilog >/dev/null; then
   echo "$out" | grep -q '"gate":"same"' && echo "$out" | grep -q '"mismatches":0}' ||
     bad "gate level: $out $(grep -v '^  ' "$T/err" | head -3)"
   echo "gate level (iCE40 netlist, tiny ring with bubbles, ready 0.5): $out"
+  out=$("$BIN" rtl verify --image "$W/tr.lpi" --trace "$T/gate.trace" --queue 4 --hop-cycles 3 --updates "$W/tr.bub" \
+    --update-rate 20000000 --result-ready 0.5 --gate --json 2>"$T/err")
+  echo "$out" | grep -q '"gate":"same"' && echo "$out" | grep -q '"mismatches":0}' ||
+    bad "gate level, D 3: $out $(grep -v '^  ' "$T/err" | head -3)"
+  echo "gate level (iCE40 netlist, tiny ring, D 3, one lane: lpm_ctl3, bubbles, ready 0.5): $out"
 else
   echo "SKIP: yosys or iverilog missing: no gate-level check"
 fi
@@ -271,6 +287,9 @@ if [ -f "$DATA/routeviews-pfx2as-v4-2020-02.txt.xz" ] && [ -f "$DATA/linx-update
     --gen random-match --count 20000 --seed 9 --queue 32 --updates "$T/rv4.bub" --update-rate 2000000 --result-ready 0.7
   verify "routeviews v4 10K, ring 24, queue 32, 2 ports, width 2" --image "$T/rv4.lpi" --gen random-match \
     --count 20000 --seed 9 --queue 32 --ports 2 --issue-width 2
+  verify "routeviews v4 10K, ring 24, queue 32, D 3 (one lane: lpm_ctl3), LINX update bubbles, ready 0.7" \
+    --image "$T/rv4.lpi" --gen random-match --count 20000 --seed 9 --queue 32 --hop-cycles 3 --updates "$T/rv4.bub" \
+    --update-rate 2000000 --result-ready 0.7
   # a rebuild in the stream: the same table with a shadow copy, one rebuild after the 150th effective update
   "$BIN" map --fib "$T/rv4.fib" --stages 24 --stride 2 --initial-stride 10 --shadow -o "$T/rv4s.lpi" >/dev/null ||
     bad "map rv4 shadow"
