@@ -178,7 +178,7 @@ static void emit_hold(const stage_ctx *c, unsigned p)
      * LUT of the word's child bit and registers (emit_decide) */
     int fz = sh->ring && c->has_rl;
     int fd = fz && p == 0 && c->feeds_q && sh->d == 2;   /* D >= 3: the copies are whole (emit_decide) */
-    if (fz && sh->d == 2) {
+    if (fz && (sh->d == 2 || sh->f)) {
         char ci[16];
         snprintf(ci, sizeof ci, "c%u", p);
         fprintf(fp, "    wire cfz%u = c%u[F_V] & ~c%u[F_B] & (c%u[F_DONE] | (rf%u & (", p, p, p, p, p);
@@ -197,8 +197,9 @@ static void emit_hold(const stage_ctx *c, unsigned p)
      * the second, a cycle after the select, so that the queue head's
      * address choice (c) reaches only the block RAM and m_1, not the
      * control bits' LUTs too (D = 2 has no such cycle) */
-    unsigned cb0 = sh->d >= 3 ? 2 : 1;
-    if (sh->d >= 3) {
+    int late_cb = sh->d >= 3 && !sh->f;   /* (not the credit rules': their measured D = 3 netlist stays) */
+    unsigned cb0 = late_cb ? 2 : 1;
+    if (late_cb) {
         char mi[16];
         snprintf(mi, sizeof mi, "m%u_1", p);
         fprintf(fp, "    reg [IW-1:0] m%u_1;\n", p);
@@ -218,7 +219,7 @@ static void emit_hold(const stage_ctx *c, unsigned p)
         snprintf(cb[2].d1, sizeof cb[2].d1, "cfz%u | rf%u", p, p);
     }
     for (unsigned d = 1; d < sh->d; d++) {
-        if (d > 1 || sh->d == 2)
+        if (d > 1 || !late_cb)
             fprintf(fp, "    reg [IW-1:0] m%u_%u;\n", p, d);
         for (unsigned k = 0; k < 3; k++)
             if (cb[k].on && d >= cb0)
