@@ -287,9 +287,6 @@ if [ -f "$DATA/routeviews-pfx2as-v4-2020-02.txt.xz" ] && [ -f "$DATA/linx-update
     --gen random-match --count 20000 --seed 9 --queue 32 --updates "$T/rv4.bub" --update-rate 2000000 --result-ready 0.7
   verify "routeviews v4 10K, ring 24, queue 32, 2 ports, width 2" --image "$T/rv4.lpi" --gen random-match \
     --count 20000 --seed 9 --queue 32 --ports 2 --issue-width 2
-  verify "routeviews v4 10K, ring 24, queue 32, D 3 (one lane: lpm_ctl3), LINX update bubbles, ready 0.7" \
-    --image "$T/rv4.lpi" --gen random-match --count 20000 --seed 9 --queue 32 --hop-cycles 3 --updates "$T/rv4.bub" \
-    --update-rate 2000000 --result-ready 0.7
   # a rebuild in the stream: the same table with a shadow copy, one rebuild after the 150th effective update
   "$BIN" map --fib "$T/rv4.fib" --stages 24 --stride 2 --initial-stride 10 --shadow -o "$T/rv4s.lpi" >/dev/null ||
     bad "map rv4 shadow"
