@@ -177,8 +177,9 @@ static void emit_hold(const stage_ctx *c, unsigned p)
      * used up by this read): registered with the item, so the exit is one
      * LUT of the word's child bit and registers (emit_decide) */
     int fz = sh->ring && c->has_rl;
-    int fd = fz && p == 0 && c->feeds_q && sh->d == 2;   /* D >= 3: the copies are whole (emit_decide) */
-    if (fz && (sh->d == 2 || sh->f)) {
+    int late_cb = lpm_rtl_late_bits(sh);
+    int fd = fz && p == 0 && c->feeds_q && !lpm_rtl_whole_pass(sh);   /* whole copies need no parts (emit_decide) */
+    if (fz && !late_cb) {
         char ci[16];
         snprintf(ci, sizeof ci, "c%u", p);
         fprintf(fp, "    wire cfz%u = c%u[F_V] & ~c%u[F_B] & (c%u[F_DONE] | (rf%u & (", p, p, p, p, p);
@@ -196,8 +197,8 @@ static void emit_hold(const stage_ctx *c, unsigned p)
     /* D >= 3: the bits are made from the first hold register (m_1) into
      * the second, a cycle after the select, so that the queue head's
      * address choice (c) reaches only the block RAM and m_1, not the
-     * control bits' LUTs too (D = 2 has no such cycle) */
-    int late_cb = sh->d >= 3 && !sh->f;   /* (not the credit rules': their measured D = 3 netlist stays) */
+     * control bits' LUTs too (D = 2 has no such cycle; not under the
+     * credit rules, whose measured D >= 3 netlist stays) */
     unsigned cb0 = late_cb ? 2 : 1;
     if (late_cb) {
         char mi[16];
@@ -466,7 +467,7 @@ static void emit_decide(const stage_ctx *c, unsigned p)
      * a copy each (kept registers beside hout), not one net to all */
     if (c->gives_bt_ra && p == 0)
         fprintf(fp, "    assign bt_rn = dm0[F_TAG +: BQB];\n");
-    if (c->feeds_q && p == 0 && !(sh->ring && sh->d >= 3))
+    if (c->feeds_q && p == 0 && !lpm_rtl_whole_pass(sh))
         fprintf(fp, "    localparam K_ON = %u;   // a bubble rides on past this stage\n", on);
     if (c->feeds_q && p == 0)
         fprintf(fp,
@@ -476,7 +477,7 @@ static void emit_decide(const stage_ctx *c, unsigned p)
                 "%s"
                 "        end\n"
                 "    endgenerate\n",
-                sh->ring && sh->d >= 3 ? /* the word a register here: each copy whole, its own LUT (hvb, hvw 0) */
+                lpm_rtl_whole_pass(sh) ? /* the word a register here: each copy whole, its own LUT (hvb, hvw 0) */
                 "            wire hvd;\n"
                 "            lpm_hopv kv (.g(hg0), .h(hh0), .c(dw0[WL_C]), .o(hvd));\n"
                 "            lpm_rff #(.INIT(0)) k (.clk(clk), .rst(rst), .d(hvd), .q(hvc[gvc]));\n"
@@ -494,7 +495,7 @@ static void emit_decide(const stage_ctx *c, unsigned p)
                 : /* the linear pipeline's last stage: v & (b ? K : ~room), its own LUT */
                 "            lpm_rffp0 #(.K(K_ON)) k (.clk(clk), .rst(rst), .v(dm0[F_V]), .b(dm0[F_B]), .m(rl_room[0]), .f(1'b1),\n"
                 "                .q(hvc[gvc]));\n");
-    if (c->feeds_q && p == 0 && (!sh->ring || sh->d >= 3))
+    if (c->feeds_q && p == 0 && (!sh->ring || lpm_rtl_whole_pass(sh)))
         fprintf(fp, "    assign hvb = {Q{1'b0}};\n    assign hvw = {Q{1'b0}};\n");
 }
 

@@ -62,5 +62,10 @@ static inline int lpm_rtl_stage_gives_bt_ra(const lpm_rtl_shape *sh, unsigned s)
 /* one request lane at D >= 3 under the window rules: lpm_ctl3.v's control
  * (items made before the window); lpm_ctl.v keeps the D = 2 one as measured */
 static inline int lpm_rtl_ctl3(const lpm_rtl_shape *sh) { return !sh->f && sh->w == 1 && sh->d >= 3; }
+/* D >= 3: a ring stage's pass-bit copies for the next queue are whole (the
+ * word is a register at the decision), and under the window rules its
+ * control bits come from the first hold register (gen_stage.c) */
+static inline int lpm_rtl_whole_pass(const lpm_rtl_shape *sh) { return sh->ring && sh->d >= 3; }
+static inline int lpm_rtl_late_bits(const lpm_rtl_shape *sh) { return sh->d >= 3 && !sh->f; }
 
 #endif
