@@ -130,6 +130,16 @@ int lpm_cli_trace_kind(const char *cmd, const char *opt, const char *arg)
     return k;
 }
 
+int lpm_cli_dit_answers(const char *cmd, const char *arg, int *queue)
+{
+    if (!strcmp(arg, "lane") || !strcmp(arg, "queue")) {
+        *queue = !strcmp(arg, "queue");
+        return 0;
+    }
+    lpm_cli_error(cmd, "--dit-answers: '%s' is not lane or queue", arg);
+    return 2;
+}
+
 int lpm_cli_fib_option(const char *cmd, int c, const char *arg, lpm_fib_opts *o)
 {
     uint64_t v;

@@ -55,6 +55,10 @@ double lpm_cli_median(double *v, size_t n);
  * -1 after "OPT: unknown kind 'x' (uniform, random-match, table, zipf)". */
 int lpm_cli_trace_kind(const char *cmd, const char *opt, const char *arg);
 
+/* --dit-answers lane|queue (docs/microarchitecture.md: where a lookup the
+ * DIT answers leaves): *queue = 0 or 1; 2 after an error message. */
+int lpm_cli_dit_answers(const char *cmd, const char *arg, int *queue);
+
 /* Common FIB-input options. Subcommands add LPM_CLI_FIB_LONGOPTS to their
  * option table and pass unknown codes to lpm_cli_fib_option first. */
 enum {

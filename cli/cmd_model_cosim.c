@@ -24,7 +24,7 @@ int lpm_model_cosim_prepare(const char *cmd, const lpm_model_opts *o, const lpm_
         return 1;
     }
     lpm_rtl_opts ro = { .queue = o->mc.queue, .width = o->mc.width, .rob = 0, .hop = o->mc.hop, .ports = o->mc.ports,
-                       .fifo = o->mc.result_fifo, .mutate = o->rtl_mutate };
+                       .fifo = o->mc.result_fifo, .dit_queue = o->mc.dit_queue, .mutate = o->rtl_mutate };
     lpm_rtl_shape sh;
     lpm_err err;
     int rc = lpm_rtl_shape_of(img, &ro, &sh, &err);

@@ -27,6 +27,7 @@ void lpm_model_help(FILE *fp, const char *sub)
     fprintf(fp,
             "usage: lpmpipe model %s --image IMG (--trace F | --gen KIND [--count N] [--seed S])\n"
             "                  [--queue Q] [--issue-width W] [--rob R] [--hop-cycles D] [--ports P] [--result-fifo F]\n"
+            "                  [--dit-answers lane|queue]\n"
             "                  [--result-ready F] [--load L] [--updates BUBBLES [--ignore-image-crc]\n"
             "                  [--update-rate U] [--clock-mhz F]]%s\n"
             "\n",
@@ -51,6 +52,7 @@ void lpm_model_help(FILE *fp, const char *sub)
             "  --queue Q --issue-width W --rob R   as lpmpipe sim (default 16, 1, 0)\n"
             "  --hop-cycles D --ports P   the cycle rules (default 2, 1)\n"
             "  --result-fifo F     a linear pipeline under the credit rules, F result credits (as sim)\n"
+            "  --dit-answers A     lane (default) or queue: where DIT answers leave (as sim)\n"
             "  --result-ready F    D >= 2: fraction of cycles the result port is ready\n"
             "  --load L            offered requests per cycle (default: continuous backlog)\n"
             "  --updates BUBBLES   bubble file (lpmpipe update --bubbles), checked against the image\n"
@@ -73,7 +75,7 @@ void lpm_model_help(FILE *fp, const char *sub)
 }
 
 enum {
-    O_IMAGE = LPM_OPT_FIRST_FREE, O_QUEUE, O_WIDTH, O_ROB, O_HOP, O_PORTS, O_RFIFO,
+    O_IMAGE = LPM_OPT_FIRST_FREE, O_QUEUE, O_WIDTH, O_ROB, O_HOP, O_PORTS, O_RFIFO, O_ANSQ,
     O_READY, O_UPD, O_ICRC, O_URATE, O_CLOCK, O_MUT, O_CLOG, O_RES, O_JSON, O_LOAD, O_ENGINE, O_RATE, O_FIFO,
     O_CTX, O_TTRACE, O_COSIM, O_CACHE, O_BDIR, O_RMUT
 };
@@ -91,6 +93,7 @@ static int model_option(const char *cmd, int c, const char *arg, lpm_model_opts 
     case O_HOP: if (lpm_cli_uint(cmd, "--hop-cycles", arg, 1, 16, &o->mc.hop)) return 2; break;
     case O_PORTS: if (lpm_cli_uint(cmd, "--ports", arg, 1, 2, &o->mc.ports)) return 2; break;
     case O_RFIFO: if (lpm_cli_uint(cmd, "--result-fifo", arg, 4, 4096, &o->mc.result_fifo)) return 2; break;
+    case O_ANSQ: return lpm_cli_dit_answers(cmd, arg, &o->mc.dit_queue);
     case O_READY: if (lpm_cli_double(cmd, "--result-ready", arg, 1e-6, 1.0, &o->mc.result_ready)) return 2; break;
     case O_UPD: o->updates = arg; break;
     case O_ICRC: o->ignore_crc = 1; break;
@@ -202,7 +205,7 @@ int lpm_model_opts_parse(const char *cmd, int argc, char **argv, lpm_model_opts 
         { "queue", required_argument, 0, O_QUEUE },
         { "issue-width", required_argument, 0, O_WIDTH }, { "rob", required_argument, 0, O_ROB },
         { "hop-cycles", required_argument, 0, O_HOP },    { "ports", required_argument, 0, O_PORTS },
-        { "result-fifo", required_argument, 0, O_RFIFO },
+        { "result-fifo", required_argument, 0, O_RFIFO }, { "dit-answers", required_argument, 0, O_ANSQ },
         { "result-ready", required_argument, 0, O_READY }, { "updates", required_argument, 0, O_UPD },
         { "ignore-image-crc", no_argument, 0, O_ICRC },   { "update-rate", required_argument, 0, O_URATE },
         { "clock-mhz", required_argument, 0, O_CLOCK },   { "mutate", required_argument, 0, O_MUT },

@@ -39,6 +39,7 @@ static int run_sim(const lpm_model_opts *o, lpm_image *img, lpm_model_keys *k, l
     cfg.width = o->mc.width;
     cfg.rob = o->mc.rob;
     cfg.result_fifo = o->mc.result_fifo;
+    cfg.dit_queue = o->mc.dit_queue;
     cfg.result_ready = o->mc.result_ready;
     cfg.load = o->mc.load;
     cfg.cycle_log = log;

@@ -12,7 +12,7 @@ static void help(FILE *fp)
 {
     fprintf(fp,
             "usage: lpmpipe rtl --image IMG -o DIR [--hop-cycles D] [--ports P] [--queue Q] [--issue-width W]\n"
-            "                   [--rob 0] [--result-fifo F] [--mutate M]\n"
+            "                   [--rob 0] [--result-fifo F] [--dit-answers lane|queue] [--mutate M]\n"
             "       lpmpipe rtl verify --image IMG (--trace F | --gen KIND [--count N] [--seed S]) ...\n"
             "                   (lpmpipe rtl verify --help)\n"
             "       lpmpipe rtl synth DIR [--json]\n"
@@ -30,6 +30,8 @@ static void help(FILE *fp)
             "  --rob R             reorder buffer: only 0 (results leave through result lanes)\n"
             "  --result-fifo F     a linear pipeline under the credit rules (sim --result-fifo):\n"
             "                      no window or queues, results in input order, F credits\n"
+            "  --dit-answers A     lane (default) or queue: where DIT answers leave (sim\n"
+            "                      --dit-answers; queue: --issue-width 1, --hop-cycles 3+)\n"
             "  --mutate M          plant a known fault (queue-order, queue-capacity,\n"
             "                      bubble-address, swap-early): rtl verify must then fail\n");
 }
@@ -40,7 +42,7 @@ int lpm_cmd_rtl(int argc, char **argv)
         return lpm_rtl_cmd_verify(argc - 1, argv + 1);
     if (argc > 1 && !strcmp(argv[1], "synth"))
         return lpm_rtl_cmd_synth(argc - 1, argv + 1);
-    enum { O_IMAGE = LPM_OPT_FIRST_FREE, O_QUEUE, O_WIDTH, O_ROB, O_MUT, O_HOP, O_PORTS, O_FIFO };
+    enum { O_IMAGE = LPM_OPT_FIRST_FREE, O_QUEUE, O_WIDTH, O_ROB, O_MUT, O_HOP, O_PORTS, O_FIFO, O_ANSQ };
     static const struct option lo[] = {
         { "image", required_argument, 0, O_IMAGE },
         { "queue", required_argument, 0, O_QUEUE },
@@ -50,6 +52,7 @@ int lpm_cmd_rtl(int argc, char **argv)
         { "hop-cycles", required_argument, 0, O_HOP },
         { "ports", required_argument, 0, O_PORTS },
         { "result-fifo", required_argument, 0, O_FIFO },
+        { "dit-answers", required_argument, 0, O_ANSQ },
         { "help", no_argument, 0, 'h' },
         { 0, 0, 0, 0 },
     };
@@ -67,6 +70,7 @@ int lpm_cmd_rtl(int argc, char **argv)
         case O_HOP: if (lpm_cli_uint(cmd, "--hop-cycles", optarg, 1, 16, &o.hop)) return 2; break; /* 1: refused with a reason */
         case O_PORTS: if (lpm_cli_uint(cmd, "--ports", optarg, 1, 2, &o.ports)) return 2; break;
         case O_FIFO: if (lpm_cli_uint(cmd, "--result-fifo", optarg, 4, 4096, &o.fifo)) return 2; break;
+        case O_ANSQ: if (lpm_cli_dit_answers(cmd, optarg, &o.dit_queue)) return 2; break;
         case 'h': help(stdout); return 0;
         default: return lpm_cli_usage_error(cmd);
         }

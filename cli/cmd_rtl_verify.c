@@ -23,7 +23,7 @@ static void help(FILE *fp)
     fprintf(fp,
             "usage: lpmpipe rtl verify --image IMG (--trace F | --gen KIND [--count N] [--seed S])\n"
             "                          [--hop-cycles D] [--ports P] [--queue Q] [--issue-width W] [--rob 0]\n"
-            "                          [--result-fifo F]\n"
+            "                          [--result-fifo F] [--dit-answers lane|queue]\n"
             "                          [--load L] [--result-ready F] [--updates U [--ignore-image-crc]\n"
             "                          [--update-rate R] [--clock-mhz F]] [--mutate M] [--vcd FILE]\n"
             "                          [--icarus] [--gate] [--timing] [--build-dir DIR] [--cache DIR]\n"
@@ -44,6 +44,8 @@ static void help(FILE *fp)
             "  --hop-cycles D --ports P --queue Q --issue-width W\n"
             "                          as lpmpipe sim (default 2, 1, 16, 1; D >= 2)\n"
             "  --result-fifo F         a linear pipeline under the credit rules (as sim)\n"
+            "  --dit-answers A         lane (default) or queue (as sim; the RTL builds queue\n"
+            "                          with --issue-width 1 at --hop-cycles 3 or more)\n"
             "  --load L                requests per cycle (as sim --load): request gaps, req_valid\n"
             "                          low while the pipeline is busy (default: a backlog)\n"
             "  --result-ready F        the result port is ready in a fraction F of the cycles\n"
@@ -76,7 +78,7 @@ static int parse_opts(int argc, char **argv, lpm_verify_opts *v)
     enum {
         O_IMAGE = LPM_OPT_FIRST_FREE, O_QUEUE, O_WIDTH, O_ROB, O_UPD, O_URATE,
         O_CLOCK, O_MUT, O_VCD, O_ICARUS, O_BDIR, O_CACHE, O_JSON, O_HOP, O_PORTS, O_LOAD, O_READY, O_GATE, O_ICRC, O_TIMING,
-        O_FIFO
+        O_FIFO, O_ANSQ
     };
     static const struct option lo[] = {
         { "image", required_argument, 0, O_IMAGE },      LPM_CLI_REQ_LONGOPTS,
@@ -91,6 +93,7 @@ static int parse_opts(int argc, char **argv, lpm_verify_opts *v)
         { "load", required_argument, 0, O_LOAD },        { "result-ready", required_argument, 0, O_READY },
         { "gate", no_argument, 0, O_GATE },              { "ignore-image-crc", no_argument, 0, O_ICRC },
         { "timing", no_argument, 0, O_TIMING },          { "result-fifo", required_argument, 0, O_FIFO },
+        { "dit-answers", required_argument, 0, O_ANSQ },
         { 0, 0, 0, 0 },
     };
     lpm_cli_req req;
@@ -123,6 +126,7 @@ static int parse_opts(int argc, char **argv, lpm_verify_opts *v)
         case O_HOP: if (lpm_cli_uint(cmd, "--hop-cycles", optarg, 1, 16, &v->o.hop)) return 2; break;
         case O_PORTS: if (lpm_cli_uint(cmd, "--ports", optarg, 1, 2, &v->o.ports)) return 2; break;
         case O_FIFO: if (lpm_cli_uint(cmd, "--result-fifo", optarg, 4, 4096, &v->o.fifo)) return 2; break;
+        case O_ANSQ: if (lpm_cli_dit_answers(cmd, optarg, &v->o.dit_queue)) return 2; break;
         case O_LOAD: if (lpm_cli_double(cmd, "--load", optarg, 1e-6, 64, &v->load)) return 2; break;
         case O_READY: if (lpm_cli_double(cmd, "--result-ready", optarg, 1e-3, 1, &v->ready)) return 2; break;
         case 'h': help(stdout); return 0;

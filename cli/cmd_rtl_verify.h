@@ -45,7 +45,7 @@ typedef struct lpm_verify_run {
 /* lpmpipe sim's command line for the run (cmd_rtl_verify_run.c): a holds
  * LPM_VERIFY_SIM_ARGS pointers, of which the returned count are filled and
  * NULL-terminated, with room left for a few more. */
-#define LPM_VERIFY_SIM_ARGS 48
+#define LPM_VERIFY_SIM_ARGS 56
 typedef struct lpm_verify_simargs {
     char num[11][64];
 } lpm_verify_simargs;

@@ -157,6 +157,10 @@ int lpm_verify_sim_argv(const lpm_verify_opts *v, const char *trace, lpm_verify_
         a[n++] = "--result-fifo";
         a[n++] = num[10];
     }
+    if (o->dit_queue) {
+        a[n++] = "--dit-answers";
+        a[n++] = "queue";
+    }
     a[n++] = "--result-ready";
     a[n++] = num[9];
     if (v->load > 0) {

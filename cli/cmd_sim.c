@@ -32,7 +32,7 @@ static void help(FILE *fp)
             "usage: lpmpipe sim --image IMG (--trace FILE | --gen KIND [--count N] [--seed S] [--fib F])\n"
             "                   [--hop-cycles D] [--ports P] [--result-ready F] [--queue Q]\n"
             "                   [--issue-width W] [--burst B] [--rob R] [--lookahead K] [--load L]\n"
-            "                   [--result-fifo F]\n"
+            "                   [--result-fifo F] [--dit-answers lane|queue]\n"
             "                   [--warmup C] [--updates FILE [--ignore-image-crc] [--update-rate U]\n"
             "                   [--clock-mhz F] [--drain-updates] [--plant-fault F]]\n"
             "                   [--no-check | --verify] [--json] [--results FILE]\n"
@@ -74,6 +74,9 @@ static void help(FILE *fp)
             "                      window or queues, every lookup rides every stage, results\n"
             "                      in input order through a FIFO; F result credits (4..4096;\n"
             "                      full rate needs F above the latency in cycles)\n"
+            "  --dit-answers A     D >= 2: where a lookup the DIT answers leaves: lane (its\n"
+            "                      own result lane, from the window; default) or queue\n"
+            "                      (queue 0, then stage 0's lane, like a lookup)\n"
             "  --updates FILE      bubble file (lpmpipe update --bubbles; '-': standard input),\n"
             "                      checked against the image before the run\n"
             "  --ignore-image-crc  apply a bubble file made for another image (its writes\n"
@@ -200,7 +203,7 @@ typedef struct sim_state {
 enum {
     O_IMAGE = LPM_OPT_FIRST_FREE, O_SYNTH, O_LINEAR, O_READS, O_FIB,
     O_QUEUE, O_WIDTH, O_BURST, O_ROB, O_RFIFO, O_LOAD, O_UPDATES, O_IGNORE_CRC, O_URATE, O_CLOCK, O_WARMUP, O_NOCHECK,
-    O_VERIFY, O_JSON, O_RESULTS, O_CLOG, O_TIMING, O_BASELINE, O_PRELOAD, O_LOOKAHEAD, O_HOP, O_PORTS, O_READY,
+    O_VERIFY, O_JSON, O_RESULTS, O_CLOG, O_TIMING, O_BASELINE, O_PRELOAD, O_LOOKAHEAD, O_HOP, O_PORTS, O_READY, O_ANSQ,
     O_DRAIN, O_FAULT
 };
 
@@ -235,6 +238,7 @@ static int sim_option(int c, const char *arg, sim_args *a)
     case O_BURST: if (lpm_cli_double(cmd, "--burst", arg, 1.0, 1e9, &a->burst)) return 2; break;
     case O_ROB: if (lpm_cli_uint(cmd, "--rob", arg, 0, 1u << 20, &cfg->rob)) return 2; break;
     case O_RFIFO: if (lpm_cli_uint(cmd, "--result-fifo", arg, 4, 4096, &cfg->result_fifo)) return 2; break;
+    case O_ANSQ: return lpm_cli_dit_answers(cmd, arg, &cfg->dit_queue);
     case O_LOAD: if (lpm_cli_double(cmd, "--load", arg, 1e-9, 64.0, &cfg->load)) return 2; break;
     case O_UPDATES: a->updates = arg; break;
     case O_IGNORE_CRC: a->ignore_crc = 1; break;
@@ -281,6 +285,7 @@ static int parse_args(int argc, char **argv, sim_args *a, int *help_given)
         { "burst", required_argument, 0, O_BURST },
         { "rob", required_argument, 0, O_ROB },
         { "result-fifo", required_argument, 0, O_RFIFO },
+        { "dit-answers", required_argument, 0, O_ANSQ },
         { "load", required_argument, 0, O_LOAD },
         { "updates", required_argument, 0, O_UPDATES },
         { "ignore-image-crc", no_argument, 0, O_IGNORE_CRC },

@@ -388,7 +388,7 @@ void Dispatcher::dispatch()
             ev += " stall:rob";
             break;
         }
-        if (!x->bubble && x->v.done) {
+        if (!x->bubble && x->v.done && !c->ansq) {
             if (!res->lanes.empty() && !res->lane_room(lanes + dispatched)) {
                 ev += " stall:res";
                 break;
@@ -397,7 +397,7 @@ void Dispatcher::dispatch()
             dit_done.push_back(x);
             dit_lane.push_back(lanes + dispatched);
         } else {
-            unsigned e = x->bubble || !c->ring ? 0 : x->v.stage;
+            unsigned e = x->bubble || !c->ring || x->v.done ? 0 : x->v.stage; // a DIT answer (ansq): queue 0
             Queue *q = (*queues)[e];
             if (D == 1 && enter_idle(e, x)) {
                 ev += " in" + std::to_string(e) + ":" + x->tok();
@@ -662,6 +662,7 @@ Pipeline::Pipeline(sc_module_name nm, lpm_image *img, const lpm_model_cfg *cfg, 
     c.Q = cfg->queue;
     c.R = cfg->rob;
     c.F = cfg->result_fifo;
+    c.ansq = cfg->dit_queue != 0;
     c.ring = lpm_image_is_ring(img);
     c.mutate = cfg->mutate;
     c.ready_thr = lpm_sim_ready_threshold(cfg->result_ready);

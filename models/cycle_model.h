@@ -38,6 +38,7 @@ struct Item {
 struct Ctx {
     unsigned N = 0, P = 1, D = 2, W = 1, Q = 16, R = 0;
     unsigned F = 0;           // the credit rules' result credits (0: the window rules)
+    bool ansq = false;        // DIT answers through queue 0 (sim --dit-answers queue)
     unsigned pop_now = 0;     // (credit rules) a result left in this cycle
     bool ring = true;
     int mutate = 0;

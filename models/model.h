@@ -51,6 +51,7 @@ typedef struct lpm_model_cfg {
     unsigned width;        /* W, issue width */
     unsigned rob;          /* reorder buffer entries (0: none) */
     unsigned result_fifo;  /* F > 0: a linear pipeline under the credit rules (sim --result-fifo) */
+    int dit_queue;         /* DIT answers through queue 0 (sim --dit-answers queue) */
     double result_ready;   /* D >= 2: fraction of ready cycles (1: always) */
     double load;           /* offered requests per cycle (0: continuous backlog) */
     double clock_mhz;      /* the sc_clock's frequency */

@@ -42,7 +42,7 @@ extern "C" int lpm_model_run(lpm_image *img, const lpm_model_cfg *cfg, const lpm
     if (rc || (rc = lpm_model_elab_check(err)))
         return rc;
     lpm_sim_log_hdr h = { lpm_image_stages(img), lpm_image_is_ring(img), cfg->queue, cfg->width, cfg->rob, 0,
-                          cfg->hop, cfg->ports, cfg->result_fifo };
+                          cfg->hop, cfg->ports, cfg->result_fifo, cfg->dit_queue };
     char header[256];
     lpm_sim_log_header(header, sizeof header, &h);
     if (cfg->cycle_log)

@@ -46,6 +46,9 @@ int lpm_model_cfg_check(const lpm_model_cfg *c, const lpm_image *img, lpm_err *e
                            c->result_fifo < 4 || c->result_fifo > 4096))
         return lpm_err_set(err, LPM_EINPUT, "result FIFO %u: the credit rules take a linear pipeline, hop cycles 2 or more, "
                                             "one port, issue width 1, no reorder buffer and 4..4096 credits", c->result_fifo);
+    if (c->dit_queue && (c->hop < 2 || c->result_fifo))
+        return lpm_err_set(err, LPM_EINPUT, "DIT answers through the queues: a rule of hop cycles 2 or more under the window "
+                                            "rules (not with --result-fifo)");
     if (!(c->clock_mhz > 0.0 && c->clock_mhz <= 1e6))
         return lpm_err_set(err, LPM_EINPUT, "clock %g MHz: must be in (0, 1e6]", c->clock_mhz);
     return LPM_OK;

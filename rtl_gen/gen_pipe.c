@@ -88,17 +88,27 @@ static void emit_wrapper(FILE *fp, const lpm_rtl_shape *sh, int dbg)
  * N-1's lanes), then the W dispatch-slot lanes of DIT answers. */
 static void emit_rlanes(FILE *fp, const lpm_rtl_shape *sh)
 {
-    fprintf(fp, "    wire [%u:0] rl_push, rl_pf, rl_pr, rl_pc, rl_room;\n    wire [%u:0] rl_din, rl_dout;\n", sh->l - 1,
-            sh->l * sh->rdw - 1);
+    fprintf(fp, "%s    wire [%u:0] rl_push, rl_pf, rl_pr, rl_pc, rl_room;\n    wire [%u:0] rl_din, rl_dout;\n%s",
+            sh->dq ? "    /* verilator lint_off UNUSEDSIGNAL */ // --dit-answers queue: the answers' lanes take nothing\n" : "",
+            sh->l - 1, sh->l * sh->rdw - 1, sh->dq ? "    /* verilator lint_on UNUSEDSIGNAL */\n" : "");
     fprintf(fp, "    assign rl_push = {dex_v, st_ex_v};\n"
                 "    assign rl_pf = {dex_v, st_ex_f};\n    assign rl_pr = {{W{1'b0}}, st_ex_r};\n"
                 "    assign rl_pc = {{W{1'b1}}, st_ex_c};\n"
                 "    assign rl_din = {dex_d, st_ex_d};\n");
     fprintf(fp, "    assign drl_room = rl_room[%u:%u];\n", sh->l - 1, sh->nrl);
+    if (sh->dq) /* DIT answers through queue 0: the answers' lanes stay empty */
+        fprintf(fp,
+                "    assign res_valid[L-1:NRL] = {W{1'b0}};\n"
+                "    assign rl_room[L-1:NRL] = {W{1'b1}};\n"
+                "    assign rl_dout[L*RDW-1:NRL*RDW] = {W*RDW{1'b0}};\n"
+                "    assign res_tag[L*T-1:NRL*T] = {W*T{1'b0}};\n"
+                "    assign res_nhv[L-1:NRL] = {W{1'b0}};\n"
+                "    assign res_nh[L*NB-1:NRL*NB] = {W*NB{1'b0}};\n"
+                "    assign dbg_exit_tag[L*T-1:NRL*T] = {W*T{1'b0}};\n");
     fprintf(fp,
             "    genvar gl;\n"
             "    generate\n"
-            "        for (gl = 0; gl < L; gl = gl + 1) begin : g_rl\n"
+            "        for (gl = 0; gl < %s; gl = gl + 1) begin : g_rl\n"
             "            lpm_rlane #(.EX(RING != 0 && gl < NRL)) r (.clk(clk), .rst(rst), .push(rl_push[gl]), .pf(rl_pf[gl]), .pr(rl_pr[gl]),\n"
             "                .pc(rl_pc[gl]), .din(rl_din[gl*RDW +: RDW]),\n"
             "                .ready(res_ready), .valid(res_valid[gl]), .dout(rl_dout[gl*RDW +: RDW]), .room(rl_room[gl]));\n"
@@ -108,7 +118,8 @@ static void emit_rlanes(FILE *fp, const lpm_rtl_shape *sh)
             "            assign dbg_exit_tag[gl*T +: T] = rl_din[gl*RDW +: T];\n"
             "        end\n"
             "    endgenerate\n"
-            "    assign dbg_exit = rl_push;\n");
+            "    assign dbg_exit = rl_push;\n",
+            sh->dq ? "NRL" : "L");
 }
 
 static void emit_pipe(FILE *fp, const lpm_rtl_shape *sh)
@@ -122,9 +133,7 @@ static void emit_pipe(FILE *fp, const lpm_rtl_shape *sh)
             "    wire [XI-1:0] dit_widx;\n"
             "    wire [DB-1:0] dit_wdata;\n"
             "    wire [BQB-1:0] bt_idx;\n"
-            "    wire [W*KR-1:0] ent_key, req_rest;\n"
-            "    wire [W*T-1:0] ent_tag;\n"
-            "    wire [W*IW-1:0] ent_item;\n"
+            "%s"
             "    wire [W*DB-1:0] dit_rdata;\n"
             "    wire [NQ-1:0] qnz;\n"
             "%s"
@@ -141,17 +150,27 @@ static void emit_pipe(FILE *fp, const lpm_rtl_shape *sh)
             "    wire [NRL-1:0] st_ex_v, st_ex_f, st_ex_r, st_ex_c;   // the exits, and in parts for the lanes' room\n"
             "    wire [NRL*RDW-1:0] st_ex_d;\n"
             "    wire [N*%u-1:0] hop;\n"
-            "    wire [NQ*(Q+2)-1:0] hvc;   // per queue: copies of the valid bit of the hop into its stage\n"
+            "    wire [NQ*(%s)-1:0] hvc;   // per queue: copies of the valid bit of the hop into its stage\n"
             "    wire [NQ*Q-1:0] hvb, hvw;   // (ring) its parts: valid = hvc | hvb & hvw for an entry's copy\n"
             "    wire [N*%u-1:0] st_busy;\n"
             "    wire [1:0] ctl_busy;\n",
+            lpm_rtl_ctl3(sh) ? /* lpm_ctl3 makes the item itself: its key and tag go to no lpm_entry here */
+            "    wire [W*KR-1:0] req_rest;\n"
+            "    /* verilator lint_off UNUSEDSIGNAL */\n"
+            "    wire [W*KR-1:0] ent_key;\n"
+            "    wire [W*T-1:0] ent_tag;\n"
+            "    /* verilator lint_on UNUSEDSIGNAL */\n"
+            "    wire [W*IW-1:0] ent_item;\n"
+            : "    wire [W*KR-1:0] ent_key, req_rest;\n"
+              "    wire [W*T-1:0] ent_tag;\n"
+              "    wire [W*IW-1:0] ent_item;\n",
             sh->p > 1 ? "    wire [NQ-1:0] qn2;\n"
                       : "    /* verilator lint_off UNUSEDSIGNAL */ // one lane: the second entry is never taken\n"
                         "    wire [NQ-1:0] qn2;\n    /* verilator lint_on UNUSEDSIGNAL */\n",
             sh->nq > 1 ? "    /* verilator lint_off UNUSEDSIGNAL */ // only queue 0 holds bubbles\n"
                          "    wire [NQ-1:0] qhw;\n    /* verilator lint_on UNUSEDSIGNAL */\n"
                        : "    wire [NQ-1:0] qhw;\n",
-            pw, pw, sh->p * sh->d);
+            pw, pw, lpm_rtl_hvc(sh), sh->p * sh->d);
     if (sh->n >= 3) /* stages 0..N-3: the bubble number each decides (the next one's bubble table read) */
         fprintf(fp, "    wire [%u:0] bt_rn;\n", (sh->n - 2) * sh->bqb - 1);
     /* D >= 3, the late bubble (docs/microarchitecture.md): taken in one
@@ -175,9 +194,14 @@ static void emit_pipe(FILE *fp, const lpm_rtl_shape *sh)
                 "    always @(posedge clk)\n"
                 "        bd <= rst ? 1'b0 : bhold & croom & ~bd;\n"
                 "    assign bub_ready = bd;\n");
+    if (lpm_rtl_ctl3(sh)) /* the control's bubble word a register: its DIT write one LUT from registers */
+        fprintf(fp,
+                "    reg [BW-1:0] bdat;   // the port holds bub_data until bub_ready (bd): the same word in bd's cycle\n"
+                "    always @(posedge clk)\n"
+                "        bdat <= bub_data;\n");
     fprintf(fp,
             "    %s ctl (.clk(clk), .rst(rst), .req_valid(%s), .req_ready(%s), .req_tag(req_tag),\n"
-            "        .req_rest(req_rest), .bub_valid(%s), .bub_ok(%s), .bub_ready(%s), .bub_data(bub_data),\n"
+            "        .req_rest(req_rest), .bub_valid(%s), .bub_ok(%s), .bub_ready(%s), .bub_data(%s),\n"
             "        .dit_we(dit_we), .dit_widx(dit_widx), .dit_wdata(dit_wdata), .bt_we(bt_we), .bt_idx(bt_idx),\n"
             "        .ent_key(ent_key), .ent_tag(ent_tag), .ent_item(ent_item), .qroom(qroom), .qres_n(qres_n),\n"
             "        .qpush_item(qpush_item), .qpush_n(qpush_n), .qpush_w(qpush_w),\n"
@@ -188,9 +212,13 @@ static void emit_pipe(FILE *fp, const lpm_rtl_shape *sh)
             "    lpm_dit dit (.clk(clk), .idx(dit_idx), .we(dit_we), .widx(dit_widx), .wdata(dit_wdata), .rdata(dit_rdata));\n",
             lpm_rtl_ctl3(sh) ? "lpm_ctl3" : "lpm_ctl", late ? "creq_valid" : "req_valid", late ? "creq_ready" : "req_ready",
             late ? "bd" : "bub_valid",
-            late ? "1'b1" : "bub_ok", late ? "croom" : "bub_ready");
+            late ? "1'b1" : "bub_ok", late ? "croom" : "bub_ready", lpm_rtl_ctl3(sh) ? "bdat" : "bub_data");
     for (unsigned k = 0; k < w; k++) {
         lpm_rtl_emit_dit_index(fp, sh, k);
+        if (lpm_rtl_ctl3(sh)) { /* lpm_ctl3 makes the item itself (lpm_entry_u) */
+            fprintf(fp, "    assign ent_item = {W*IW{1'b0}};\n");
+            continue;
+        }
         fprintf(fp, "    lpm_entry e%u (.e(dit_rdata[%u:%u]), .key(ent_key[%u:%u]), .tag(ent_tag[%u:%u]), .item(ent_item[%u:%u]));\n",
                 k, k * sh->db + sh->db - 1, k * sh->db, k * sh->kr + sh->kr - 1, k * sh->kr, k * sh->t + sh->t - 1,
                 k * sh->t, k * sh->iw + sh->iw - 1, k * sh->iw);
@@ -199,7 +227,7 @@ static void emit_pipe(FILE *fp, const lpm_rtl_shape *sh)
             "    genvar gq;\n"
             "    generate\n"
             "        for (gq = 0; gq < NQ; gq = gq + 1) begin : g_q\n"
-            "            lpm_queue q (.clk(clk), .rst(rst), .passc(hvc[gq*(Q+2) +: Q+2]),\n"
+            "            %s q (.clk(clk), .rst(rst), .passc(hvc[gq*(%s) +: %s]),\n"
             "                .passb(hvb[gq*Q +: Q]), .passw(hvw[gq*Q +: Q]),\n"
             "                .push_item(qpush_item[gq*W*IW +: W*IW]),\n"
             "                .push_n(qpush_n[gq*WNB +: WNB]), .push_w(qpush_w[gq]),\n"
@@ -207,7 +235,7 @@ static void emit_pipe(FILE *fp, const lpm_rtl_shape *sh)
             "                .nz(qnz[gq]), .n2(qn2[gq]), .room(qroom[gq*W +: W]), .hw(qhw[gq]), .cnt_next(qcnt_next[gq*QCB +: QCB]));\n"
             "        end\n"
             "    endgenerate\n",
-            pw, pw);
+            lpm_rtl_queue3(sh) ? "lpm_queue3" : "lpm_queue", lpm_rtl_hvc(sh), lpm_rtl_hvc(sh), pw, pw);
     if (sh->nq < sh->n)
         fprintf(fp, "    assign dbg_qn = {%u'd0, qcnt_next};\n", (sh->n - sh->nq) * sh->qcb);
     else

@@ -100,7 +100,8 @@ void lpm_rtl_emit_stage_inst(FILE *fp, const lpm_rtl_shape *sh, unsigned s)
     }
     if (lpm_rtl_stage_feeds_q(sh, s)) {
         unsigned q = sh->ring ? (s + 1) % sh->n : 0; /* the queue it feeds */
-        fprintf(fp, "        .hvc(hvc[%u*(Q+2) +: Q+2]), .hvb(hvb[%u*Q +: Q]), .hvw(hvw[%u*Q +: Q]),\n", q, q, q);
+        fprintf(fp, "        .hvc(hvc[%u*(%s) +: %s]), .hvb(hvb[%u*Q +: Q]), .hvw(hvw[%u*Q +: Q]),\n", q, lpm_rtl_hvc(sh),
+                lpm_rtl_hvc(sh), q, q);
     }
     fprintf(fp, "        .hout(hop[%u:%u]), .busy(st_busy[%u:%u]), .dbg_slot(dbg_slot[%u:%u]));\n", s * pw + pw - 1, s * pw,
             (s + 1) * sh->p * sh->d - 1, s * sh->p * sh->d, (s + 1) * sh->p * sh->slw - 1, s * sh->p * sh->slw);

@@ -64,6 +64,9 @@ static int check_opts(const lpm_image *img, const lpm_rtl_opts *o, unsigned hop,
         if (o->mutate == LPM_RTL_MUT_QUEUE_ORDER || o->mutate == LPM_RTL_MUT_QUEUE_CAP)
             return lpm_err_set(err, LPM_EINPUT, "--mutate %s: the credit rules build no queue", lpm_rtl_mutation_name(o->mutate));
     }
+    if (o->dit_queue && (o->fifo || o->width != 1 || hop < 3))
+        return lpm_err_set(err, LPM_EINPUT, "--dit-answers queue: the generated RTL has it in the one-lane control at hop "
+                                            "cycles 3 or more (--issue-width 1, --hop-cycles 3..16, no --result-fifo)");
     if (o->mutate < 0 || o->mutate >= LPM_RTL_MUT_COUNT)
         return lpm_err_set(err, LPM_EINPUT, "unknown planted fault %d", o->mutate);
     if (o->mutate == LPM_RTL_MUT_BUBBLE_ADDR && lpm_image_stages(img) < 2)
@@ -93,6 +96,7 @@ int lpm_rtl_shape_of(const lpm_image *img, const lpm_rtl_opts *o, lpm_rtl_shape 
     sh->q = o->queue;
     sh->w = o->width;
     sh->mutate = o->mutate;
+    sh->dq = o->dit_queue ? 1 : 0;
     sh->c = sh->w * (sh->d + 1);
     sh->nq = sh->ring ? sh->n : 1;
     sh->nrl = sh->ring ? sh->n * sh->p : sh->p;

@@ -62,9 +62,9 @@ static void emit_ports(const stage_ctx *c)
                 sh->p - 1, sh->p - 1, sh->p - 1, sh->p - 1, sh->p - 1, sh->p * sh->rdw - 1);
     if (c->feeds_q)
         fprintf(fp,
-                "    output wire [Q+1:0] hvc,   // copies of hout's lane 0 valid bit: the next stage's queue's pass\n"
+                "    output wire [%s] hvc,   // copies of hout's lane 0 valid bit: the next stage's queue's pass\n"
                 "    output wire [Q-1:0] hvb,   // (ring) an entry's copy is hvc | hvb & hvw (hvw: the word's child bit)\n"
-                "    output wire [Q-1:0] hvw,\n");
+                "    output wire [Q-1:0] hvw,\n", lpm_rtl_queue3(sh) ? "HC-1:0" : "Q+1:0");
     fprintf(fp,
             "    output reg  [%u:0] hout,\n"
             "    output wire [%u:0] busy,   // the lanes' items held and in the hop register (lpm_top's busy)\n"
@@ -187,13 +187,18 @@ static void emit_hold(const stage_ctx *c, unsigned p)
         fprintf(fp, ")));\n");
     }
     /* the control bits that ride with the item, D - 1 registers each:
-     * rf (reads here), fz, fd (the ring's exit parts, emit_decide) */
+     * rf (reads here), fz, fd (the ring's exit parts, emit_decide); hz, hy
+     * (lpm_queue3's ring: the hop's valid bit in parts, emit_decide) */
+    int hq = fz && p == 0 && c->feeds_q && lpm_rtl_hop_parts(sh);
     struct {
         const char *name, *alias, *note;
         int on;
-        char d1[48];
-    } cb[3] = { { "rf", "drf", NULL, 1, "" }, { "fz", "fz", "finished, whatever the word", fz, "" },
-                { "fd", "fd", "finished, or read here (lane 0's valid copies)", fd, "" } };
+        char d1[96];
+    } cb[5] = { { "rf", "drf", NULL, 1, "" }, { "fz", "fz", "finished, whatever the word", fz, "" },
+                { "fd", "fd", "finished, or read here (lane 0's valid copies)", fd, "" },
+                { "hz", "hz", "goes on whatever the word: a bubble that rides on, a lookup neither finished nor read here", hq, "" },
+                { "hy", "hy", "a lookup read here, not finished whatever the word", hq, "" } };
+    enum { NCB = sizeof cb / sizeof cb[0] };
     /* D >= 3: the bits are made from the first hold register (m_1) into
      * the second, a cycle after the select, so that the queue head's
      * address choice (c) reaches only the block RAM and m_1, not the
@@ -214,6 +219,8 @@ static void emit_hold(const stage_ctx *c, unsigned p)
         snprintf(cb[0].d1, sizeof cb[0].d1, "mrf%u", p);
         snprintf(cb[1].d1, sizeof cb[1].d1, "mfz%u", p);
         snprintf(cb[2].d1, sizeof cb[2].d1, "mfz%u | mrf%u", p, p);
+        snprintf(cb[3].d1, sizeof cb[3].d1, "%s[F_V] & (%s[F_B] ? 1'b%u : ~mfz%u & ~mrf%u)", mi, mi, c->s + 1 < sh->n, p, p);
+        snprintf(cb[4].d1, sizeof cb[4].d1, "%s[F_V] & ~%s[F_B] & ~mfz%u & mrf%u", mi, mi, p, p);
     } else {
         snprintf(cb[0].d1, sizeof cb[0].d1, "rf%u", p);
         snprintf(cb[1].d1, sizeof cb[1].d1, "cfz%u", p);
@@ -222,14 +229,14 @@ static void emit_hold(const stage_ctx *c, unsigned p)
     for (unsigned d = 1; d < sh->d; d++) {
         if (d > 1 || !late_cb)
             fprintf(fp, "    reg [IW-1:0] m%u_%u;\n", p, d);
-        for (unsigned k = 0; k < 3; k++)
+        for (unsigned k = 0; k < NCB; k++)
             if (cb[k].on && d >= cb0)
                 fprintf(fp, "    reg %s%u_%u;\n", cb[k].name, p, d);
     }
     for (unsigned d = 2; d < sh->d; d++)
         fprintf(fp, "    reg [WB-1:0] w%u_%u;\n", p, d);
     fprintf(fp, "    always @(posedge clk) begin\n        m%u_1 <= c%u;\n", p, p);
-    for (unsigned k = 0; k < 3; k++)
+    for (unsigned k = 0; k < NCB; k++)
         if (cb[k].on)
             fprintf(fp, "        %s%u_%u <= %s;\n", cb[k].name, p, cb0, cb[k].d1);
     if (c->bt_early)
@@ -242,7 +249,7 @@ static void emit_hold(const stage_ctx *c, unsigned p)
                 p, p, p, p);
     for (unsigned d = 2; d < sh->d; d++) {
         fprintf(fp, "        m%u_%u <= m%u_%u;\n", p, d, p, d - 1);
-        for (unsigned k = 0; k < 3; k++)
+        for (unsigned k = 0; k < NCB; k++)
             if (cb[k].on && d > cb0)
                 fprintf(fp, "        %s%u_%u <= %s%u_%u;\n", cb[k].name, p, d, cb[k].name, p, d - 1);
         if (d == 2)
@@ -253,13 +260,13 @@ static void emit_hold(const stage_ctx *c, unsigned p)
     fprintf(fp, "        if (rst) begin\n");
     for (unsigned d = 1; d < sh->d; d++) {
         fprintf(fp, "            m%u_%u[F_V] <= 1'b0;\n", p, d);
-        for (unsigned k = 0; k < 3; k++)
+        for (unsigned k = 0; k < NCB; k++)
             if (cb[k].on && d >= cb0)
                 fprintf(fp, "            %s%u_%u <= 1'b0;\n", cb[k].name, p, d);
     }
     fprintf(fp, "        end\n    end\n");
     fprintf(fp, "    wire [IW-1:0] dm%u = m%u_%u;\n", p, p, sh->d - 1);
-    for (unsigned k = 0; k < 3; k++)
+    for (unsigned k = 0; k < NCB; k++)
         if (cb[k].on)
             fprintf(fp, "    wire %s%u = %s%u_%u;%s%s\n", cb[k].alias, p, cb[k].name, p, sh->d - 1, cb[k].note ? "   // " : "",
                     cb[k].note ? cb[k].note : "");
@@ -396,12 +403,24 @@ static void emit_decide(const stage_ctx *c, unsigned p)
                 "    lpm_exit k_ex%u (.f(fz%u), .r(drf%u), .c(dw%u[WL_C]), .m(rl_room[%u]), .o(out%u));\n"
                 "    assign ex_f[%u] = fz%u;\n"
                 "    assign ex_r[%u] = drf%u;\n"
-                "    assign ex_c[%u] = dw%u[WL_C];\n"
-                "    wire hg%u = (lk%u & ~(rl_room[%u] & fz%u)) | (dm%u[F_V] & dm%u[F_B] & 1'b%u);\n"
-                "    wire hh%u = rl_room[%u] & drf%u;\n"
-                "    wire hv%u;   // the hop's valid bit: lk & ~out, or a bubble's\n"
-                "    lpm_hopv k_hv%u (.g(hg%u), .h(hh%u), .c(dw%u[WL_C]), .o(hv%u));\n",
-                p, p, p, p, p, p, p, p, p, p, p, p, p, p, p, p, p, p, p, on, p, p, p, p, p, p, p, p, p);
+                "    assign ex_c[%u] = dw%u[WL_C];\n",
+                p, p, p, p, p, p, p, p, p, p, p, p, p);
+        if (lpm_rtl_hop_parts(sh) && p == 0 && c->feeds_q)
+            /* hz | hy & c | lk & ~room: the lane's room in the last LUT
+             * only, and no LUT shared with the lane's own room logic */
+            fprintf(fp,
+                    "    wire hu%u;   // the hop's valid bit but for the lane's room\n"
+                    "    lpm_hopu k_hu%u (.z(hz%u), .y(hy%u), .c(dw%u[WL_C]), .o(hu%u));\n"
+                    "    wire hv%u;   // the hop's valid bit: lk & ~out, or a bubble's\n"
+                    "    lpm_hopw k_hv%u (.u(hu%u), .l(lk%u), .m(rl_room[%u]), .o(hv%u));\n",
+                    p, p, p, p, p, p, p, p, p, p, p, p);
+        else
+            fprintf(fp,
+                    "    wire hg%u = (lk%u & ~(rl_room[%u] & fz%u)) | (dm%u[F_V] & dm%u[F_B] & 1'b%u);\n"
+                    "    wire hh%u = rl_room[%u] & drf%u;\n"
+                    "    wire hv%u;   // the hop's valid bit: lk & ~out, or a bubble's\n"
+                    "    lpm_hopv k_hv%u (.g(hg%u), .h(hh%u), .c(dw%u[WL_C]), .o(hv%u));\n",
+                    p, p, p, p, p, p, on, p, p, p, p, p, p, p, p, p);
     } else if (c->has_rl) {
         fprintf(fp,
                 "    wire out%u = lk%u & rl_room[%u];   // every lookup finishes at the last stage, if its lane has room\n"
@@ -473,11 +492,16 @@ static void emit_decide(const stage_ctx *c, unsigned p)
         fprintf(fp,
                 "    genvar gvc;\n"
                 "    generate\n"
-                "        for (gvc = 0; gvc < Q + 2; gvc = gvc + 1) begin : g_hvc\n"
+                "        for (gvc = 0; gvc < %s; gvc = gvc + 1) begin : g_hvc\n"
                 "%s"
                 "        end\n"
                 "    endgenerate\n",
-                lpm_rtl_whole_pass(sh) ? /* the word a register here: each copy whole, its own LUT (hvb, hvw 0) */
+                lpm_rtl_queue3(sh) ? "HC" : "Q + 2",
+                lpm_rtl_hop_parts(sh) && sh->ring ? /* its own last LUT of the room each (emit_decide's parts) */
+                "            wire hvd;\n"
+                "            lpm_hopw kv (.u(hu0), .l(lk0), .m(rl_room[0]), .o(hvd));\n"
+                "            lpm_rff #(.INIT(0)) k (.clk(clk), .rst(rst), .d(hvd), .q(hvc[gvc]));\n"
+                : lpm_rtl_whole_pass(sh) ? /* the word a register here: each copy whole, its own LUT (hvb, hvw 0) */
                 "            wire hvd;\n"
                 "            lpm_hopv kv (.g(hg0), .h(hh0), .c(dw0[WL_C]), .o(hvd));\n"
                 "            lpm_rff #(.INIT(0)) k (.clk(clk), .rst(rst), .d(hvd), .q(hvc[gvc]));\n"

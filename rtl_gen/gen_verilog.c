@@ -35,6 +35,10 @@ void lpm_rtl_emit_item_vh(FILE *fp, const lpm_rtl_shape *sh)
                 "/* verilator lint_off UNUSEDPARAM */\n");
     for (size_t i = 0; i < sizeof kv / sizeof kv[0]; i++)
         fprintf(fp, "localparam %s = %u;\n", kv[i].k, kv[i].v);
+    if (lpm_rtl_ctl3(sh)) /* lpm_ctl3: DIT answers through queue 0 (1) or their own lane (0) */
+        fprintf(fp, "localparam ANSQ = %u;\n", sh->dq);
+    if (lpm_rtl_queue3(sh)) /* lpm_queue3's pass-bit copies: per entry, one a group of 8 bits; hold flag; thermometers */
+        fprintf(fp, "localparam HC = %u;\n", sh->q * ((sh->iw + 7) / 8) + 2);
     if (sh->f) /* the credit rules: result credits, result FIFO address bits */
         fprintf(fp, "localparam RF = %u;\nlocalparam RFB = %u;\n", sh->f, sh->rfb);
     fprintf(fp, "/* verilator lint_on UNUSEDPARAM */\n");

@@ -18,10 +18,24 @@ module lpm_mux2i (input wire s, input wire a, input wire b, output wire o);
     assign o = s ? a : ~b;
 endmodule
 // the incoming entry's target bit for queue Q: a bubble's is queue 0; a
-// request's is its word's stage when the word continues (ANY: any stage)
+// request's is its word's stage when the word continues (ANY: any stage),
+// queue 0 when it does not and DQ (ANSQ: DIT answers through queue 0)
 (* keep_hierarchy *)
-module lpm_tgt #(parameter Q = 0, ANY = 0, SB = 2) (input wire isb, input wire c, input wire [SB-1:0] st, output wire o);
-    assign o = (Q == 0 && isb) | ~isb & c & (ANY != 0 || st == Q[SB-1:0]);
+module lpm_tgt #(parameter Q = 0, ANY = 0, SB = 2, DQ = 0) (input wire isb, input wire c, input wire [SB-1:0] st,
+    output wire o);
+    assign o = (Q == 0 && (isb | (DQ != 0 && ~c))) | ~isb & c & (ANY != 0 || st == Q[SB-1:0]);
+endmodule
+// z | y & c: a ring stage's hop valid bit but for its lane's room (hz, hy
+// registers, c the word's child bit)
+(* keep_hierarchy *)
+module lpm_hopu (input wire z, input wire y, input wire c, output wire o);
+    assign o = z | y & c;
+endmodule
+// u | l & ~m: the hop's valid bit (l: a lookup, m: its lane's room), one LUT
+// after the room
+(* keep_hierarchy *)
+module lpm_hopw (input wire u, input wire l, input wire m, output wire o);
+    assign o = u | l & ~m;
 endmodule
 // ~a & ~b
 (* keep_hierarchy *)
@@ -56,7 +70,9 @@ module lpm_ctl3 (
     output wire [NQ*W*IW-1:0] qpush_item, // last cycle's pushes, landing now
     output reg  [NQ*WNB-1:0]  qpush_n,
     output wire [NQ-1:0]      qpush_w,    // last cycle's push is a bubble that writes its stage
+    /* verilator lint_off UNUSEDSIGNAL */ // ANSQ: no DIT answers' lane
     input  wire [W-1:0]       drl_room,
+    /* verilator lint_on UNUSEDSIGNAL */
     output reg  [W-1:0]       dex_v,
     output reg  [W*RDW-1:0]   dex_d,
     output wire [1:0]         busy,       // flags: an entry decided last cycle, the window holds one
@@ -123,11 +139,11 @@ module lpm_ctl3 (
 
     // ---- the incoming entry: the bubble's item or the request's, and its
     // target one-hot (queue q, or NQ: the DIT answers' result lane; a
-    // bubble's is queue 0), each bit one kept LUT of registers (so that
+    // bubble's is queue 0; with ANSQ a DIT answer's too, and no lane), each bit one kept LUT of registers (so that
     // synthesis shares no part of one between bits, which made them three
     // LUTs deep); the request's item is lpm_entry's without the answer's
     // zeroed fields (lpm_entry_u: wires of the word and the key) ----
-    localparam NT = NQ + 1;
+    localparam NT = NQ + (ANSQ != 0 ? 0 : 1);
     wire isb = pbub[D-1];
     wire iv = pv[D-1];
     /* verilator lint_off UNUSEDSIGNAL */ // its done bit: lpm_mux2i takes the word's
@@ -147,10 +163,13 @@ module lpm_ctl3 (
             end
         end
         for (gq = 0; gq < NQ; gq = gq + 1) begin : g_ix
-            lpm_tgt #(.Q(gq), .ANY(RING == 0), .SB(SB)) k (.isb(isb), .c(wc), .st(dit_word[DL_STAGE +: SB]), .o(ino[gq]));
+            lpm_tgt #(.Q(gq), .ANY(RING == 0), .SB(SB), .DQ(ANSQ)) k (.isb(isb), .c(wc), .st(dit_word[DL_STAGE +: SB]),
+                .o(ino[gq]));
+        end
+        if (ANSQ == 0) begin : g_ans
+            lpm_nor2 k_ans (.a(isb), .b(wc), .o(ino[NQ]));
         end
     endgenerate
-    lpm_nor2 k_ans (.a(isb), .b(wc), .o(ino[NQ]));
 
     // ---- the window FIFO ----
     // No entry has a clock enable: each bit loads through two kept LUTs
@@ -234,7 +253,14 @@ module lpm_ctl3 (
         end
     endgenerate
 
-    wire [NT-1:0] rm = {drl_room[0], qroom};
+    wire [NT-1:0] rm;
+    generate
+        if (ANSQ != 0) begin : g_rq
+            assign rm = qroom;
+        end else begin : g_rl
+            assign rm = {drl_room[0], qroom};
+        end
+    endgenerate
     wire [NT-1:0] tq;            // target q takes the entry in view: one kept LUT each
     genvar gt;
     generate
@@ -257,7 +283,9 @@ module lpm_ctl3 (
                 assign tkas[gt*4 +: 4] = {|tq[NT-1:3], tq[2:0]};
             end
         end
-        if (NT == 2) begin : g_tk2
+        if (NT == 1) begin : g_tk1
+            assign tk2 = {1'b0, tq};
+        end else if (NT == 2) begin : g_tk2
             assign tk2 = tq;
         end else if (NT <= 5) begin : g_tk5
             wire t1;
@@ -269,19 +297,21 @@ module lpm_ctl3 (
     endgenerate
     reg [SB-1:0] e;
     integer dq;
+    wire dx = ANSQ == 0 && tq[NT-1];     // a DIT answer leaves by its lane
+    wire dv = ANSQ == 0 && vo[NT-1];     // the view is one
     always @* begin
-        e = (vw[F_B] || RING == 0) ? {SB{1'b0}} : vw[F_STG +: SB];
+        e = (vw[F_B] || RING == 0 || (ANSQ != 0 && vw[F_DONE])) ? {SB{1'b0}} : vw[F_STG +: SB];
         for (dq = 0; dq < NQ; dq = dq + 1)
             qres_n[dq*WNB +: WNB] = tq[dq];
         // the answer's data is not gated: dex_v says when it is pushed
-        dex_v = tq[NQ];
-        dex_d = {vw[F_NH +: NB], vw[F_NHV], vw[F_TAG +: T]};
+        dex_v = dx;
+        dex_d = (ANSQ != 0) ? {RDW{1'b0}} : {vw[F_NH +: NB], vw[F_NHV], vw[F_TAG +: T]};
         dbg_wtok = {e, vw[F_TAG +: TG], vw[F_B]};
-        dbg_act = tq[NQ] ? 2'd1 : (|tq) ? 2'd2 : 2'd0;
+        dbg_act = dx ? 2'd1 : (|tq) ? 2'd2 : 2'd0;
         dbg_stall = 2'd0;
         dbg_stall_stg = {SB{1'b0}};
         if (!(|tq)) begin
-            if (vo[NQ])
+            if (dv)
                 dbg_stall = 2'd2;
             else if (|vo) begin
                 dbg_stall = 2'd1;
@@ -348,4 +378,120 @@ module lpm_ctl3 (
             bseq <= bseq + {{(BQB-1){1'b0}}, bub_take};
     end
     assign busy = {tk, wt[0]};
+endmodule
+
+// lpm_queue3: lpm_queue's one-lane queue (P = 1, W = 1) with the same
+// cycles, built for the one-lane control at D >= 3: no entry has a clock
+// enable (a LUT-to-clock-enable net costs 1.6-2.2 ns even between
+// neighbouring tiles, a LUT input does not). Each entry bit is two kept
+// LUTs: m = th[i+1] ? the entry behind : the push, then (pass & held) ?
+// itself : m (lpm_hold), where pass is a register copy of the stage's pass
+// bit per group of G bits (passc[i*NG + g], made beside the stage before:
+// HC copies a queue) and held a register copy of th[i] per group with its
+// own last LUT (lpm_rffpm). The thermometers, hw and the credits are
+// lpm_queue's.
+module lpm_queue3 (
+    input  wire              clk,
+    input  wire              rst,
+    input  wire [HC-1:0]     passc,               // entry i's group g: passc[i*NG + g]; hw: HC-2; thermometers: HC-1
+    /* verilator lint_off UNUSEDSIGNAL */         // whole copies here (lpm_queue's ring parts are 0)
+    input  wire [Q-1:0]      passb,
+    input  wire [Q-1:0]      passw,
+    input  wire [1:0]        pop_n,               // the queue's own ~pass & nz
+    /* verilator lint_on UNUSEDSIGNAL */
+    input  wire [IW-1:0]     push_item,
+    input  wire              push_n,
+    input  wire              push_w,              // that push is a bubble that writes the stage (a register)
+    input  wire              res_n,
+    output wire [IW-1:0]     head,
+    output reg               nz,
+    output reg               n2,
+    output wire              room,
+    output reg               hw,
+    output reg  [QCB-1:0]    cnt_next
+);
+`include "lpm_item.vh"
+    localparam integer QL = Q + MUT_QCAP;         // the credit's limit (Q, or one more: a planted fault)
+    localparam TH = (QL + 1 > 4) ? QL + 1 : 4;    // thermometer bits: th[j] = (entries > j)
+    localparam G = 8;                             // bits a copy of pass and of th[i] serves
+    localparam NG = (IW + G - 1) / G;
+    reg [TH-1:0] th;                              // entries held
+    reg [TH-1:0] tc;                              // credits: pushes decided - pops
+    wire [TH-1:0] th_d, tc_d;
+    wire pt = passc[HC-1];                        // the thermometers' copy
+
+    integer tj;
+    always @* begin
+        cnt_next = {QCB{1'b0}};
+        for (tj = 0; tj < TH; tj = tj + 1)
+            if (tc_d[tj])
+                cnt_next = cnt_next + 1'b1;
+    end
+
+    reg [Q*IW-1:0] ef;                            // entry i = ef[i*IW +: IW]; entry 0 the oldest
+    wire [Q-1:0] txw, tyw;                        // th_d[i]'s candidates for the entries' copies: with a pop, without
+    assign head = ef[0 +: IW];
+    genvar gi, gg, gb, gz;
+    generate
+        for (gi = 0; gi < Q; gi = gi + 1) begin : g_e
+            for (gg = 0; gg < NG; gg = gg + 1) begin : g_g
+                localparam LO = gg * G;
+                localparam WD = (IW - LO < G) ? IW - LO : G;
+                wire thg;
+                lpm_rffpm kth (.clk(clk), .rst(rst), .pass(pt), .nz(th[0]), .x(txw[gi]), .y(tyw[gi]), .q(thg));
+                for (gb = 0; gb < WD; gb = gb + 1) begin : g_b
+                    wire m, nd;
+                    if (gi + 1 < Q) begin : g_m
+                        lpm_mux2 c0 (.s(th[gi + 1]), .a(ef[(gi + 1 < Q ? gi + 1 : 0)*IW + LO + gb]), .b(push_item[LO + gb]),
+                                     .o(m));
+                    end else begin : g_p
+                        assign m = push_item[LO + gb];
+                    end
+                    lpm_hold c1 (.p(passc[gi*NG + gg]), .t(thg), .q(ef[gi*IW + LO + gb]), .d(m), .o(nd));
+                    always @(posedge clk)
+                        ef[gi*IW + LO + gb] <= nd;
+                end
+            end
+        end
+    endgenerate
+    // hw: the head writes its stage, held through its own LUT
+    wire hwn = (Q > 1 && th[1]) ? ef[((Q > 1) ? IW : 0) + F_B] & ef[((Q > 1) ? IW : 0) + F_WEN] : push_w;
+    wire hwd;
+    lpm_hold kh (.p(passc[HC-2]), .t(th[0]), .q(hw), .d(hwn), .o(hwd));
+    always @(posedge clk)
+        hw <= rst ? 1'b0 : hwd;
+    // th and tc shifted by (push or credit) - pop; th[-1] = 1, th[TH] = 0
+    wire [TH+1:0] thx = {1'b0, th, 1'b1}, tcx = {1'b0, tc, 1'b1};
+    generate
+        for (gz = 0; gz < TH; gz = gz + 1) begin : g_t
+            wire tx = push_n ? thx[gz + 1] : thx[gz + 2];       // with a pop
+            wire ty = push_n ? thx[gz] : thx[gz + 1];           // without
+            if (gz < Q) begin : g_c
+                assign txw[gz] = tx;
+                assign tyw[gz] = ty;
+            end
+            wire cu, cv;
+            lpm_pmux mt (.pass(pt), .nz(th[0]), .x(tx), .y(ty), .o(th_d[gz]));
+            lpm_pmux mu (.pass(pt), .nz(th[0]), .x(tcx[gz + 1]), .y(tcx[gz]), .o(cu));      // a push decided
+            lpm_pmux mv (.pass(pt), .nz(th[0]), .x(tcx[gz + 2]), .y(tcx[gz + 1]), .o(cv));  // none
+            assign tc_d[gz] = res_n ? cu : cv;
+            if (gz == QL - 1) begin : g_room
+                lpm_rffmux #(.INIT(1), .INV(1)) kr (.clk(clk), .rst(rst), .s(res_n), .a(cu), .b(cv), .q(room));
+            end
+        end
+    endgenerate
+
+    always @(posedge clk) begin
+        if (rst) begin
+            th <= {TH{1'b0}};
+            tc <= {TH{1'b0}};
+            nz <= 1'b0;
+            n2 <= 1'b0;
+        end else begin
+            th <= th_d;
+            tc <= tc_d;
+            nz <= th_d[0];
+            n2 <= th_d[1];
+        end
+    end
 endmodule

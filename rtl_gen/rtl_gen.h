@@ -24,6 +24,7 @@ typedef struct lpm_rtl_opts {
     unsigned queue, width, rob;
     unsigned hop, ports;             /* the cycle rules (0 reads as the default: 2, 1) */
     unsigned fifo;                   /* F > 0: a linear pipeline under the credit rules, F result credits */
+    int dit_queue;                   /* DIT answers through queue 0 (sim --dit-answers queue) */
     int mutate;                      /* enum lpm_rtl_mutation */
 } lpm_rtl_opts;
 
@@ -43,6 +44,7 @@ typedef struct lpm_rtl_shape {
     unsigned f_v, f_b, f_done, f_wen, f_nhv, f_tag, f_nh, f_stg, f_addr, f_bp, f_key, iw;
     unsigned cp, act, bf;            /* copies (2: a shadow copy, DIT select), the active one, the bubble flags in bub_data */
     unsigned f, rfb;                 /* the credit rules: result credits (0: the window rules), result FIFO address bits */
+    unsigned dq;                     /* DIT answers through queue 0 (lpm_ctl3 only) */
     lpm_word_layout wl, dl;          /* the image's node word and DIT entry layouts */
     int mutate;
 } lpm_rtl_shape;

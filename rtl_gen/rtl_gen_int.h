@@ -66,6 +66,17 @@ static inline int lpm_rtl_ctl3(const lpm_rtl_shape *sh) { return !sh->f && sh->w
  * word is a register at the decision), and under the window rules its
  * control bits come from the first hold register (gen_stage.c) */
 static inline int lpm_rtl_whole_pass(const lpm_rtl_shape *sh) { return sh->ring && sh->d >= 3; }
+/* lpm_ctl3.v's queue (one port), whose entries load through kept choices with a
+ * pass-bit copy per group of 8 bits (HC copies a queue); the planted
+ * queue-order fault lives in lpm_queue.v only */
+static inline int lpm_rtl_queue3(const lpm_rtl_shape *sh)
+{
+    return lpm_rtl_ctl3(sh) && sh->p == 1 && sh->mutate != LPM_RTL_MUT_QUEUE_ORDER;
+}
+/* lpm_queue3's ring stage: the hop's valid bit from riding parts (hz, hy)
+ * and the lane's room in the last LUT (gen_stage.c) */
+static inline int lpm_rtl_hop_parts(const lpm_rtl_shape *sh) { return lpm_rtl_queue3(sh); }
+static inline const char *lpm_rtl_hvc(const lpm_rtl_shape *sh) { return lpm_rtl_queue3(sh) ? "HC" : "Q+2"; }
 static inline int lpm_rtl_late_bits(const lpm_rtl_shape *sh) { return sh->d >= 3 && !sh->f; }
 
 #endif

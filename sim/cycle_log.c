@@ -12,6 +12,8 @@ int lpm_sim_log_header(char *buf, size_t n, const lpm_sim_log_hdr *h)
                      h->lookahead, h->hop, h->ports);
     if (h->fifo && k >= 0 && (size_t)k < n)
         k += snprintf(buf + k, n - (size_t)k, " fifo=%u", h->fifo);
+    if (h->dit_queue && k >= 0 && (size_t)k < n)
+        k += snprintf(buf + k, n - (size_t)k, " answers=queue");
     return k;
 }
 
@@ -35,6 +37,11 @@ int lpm_sim_log_header_parse(const char *line, lpm_sim_log_hdr *h, lpm_err *err)
         if (sscanf(p + end, " fifo=%u%n", &h->fifo, &more) != 1 || !h->fifo)
             got = 0;
         end += more;
+    }
+    h->dit_queue = 0;
+    if (got == 8 && !strncmp(p + end, " answers=queue", 14)) {
+        h->dit_queue = 1;
+        end += 14;
     }
     if (got != 8 || (strcmp(kind, "ring") && strcmp(kind, "linear")) || (p[end] && strcmp(p + end, "\n")))
         return lpm_err_set(err, LPM_EINPUT, "malformed cycle log header: '%.100s'", line);

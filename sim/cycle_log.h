@@ -16,6 +16,7 @@ typedef struct lpm_sim_log_hdr {
     int ring;
     unsigned queue, width, rob, lookahead, hop, ports;
     unsigned fifo; /* result credits of the linear credit rules (0: none; written only when set) */
+    int dit_queue; /* DIT answers through queue 0 (written only when set: " answers=queue") */
 } lpm_sim_log_hdr;
 
 /* The header line without its newline; returns its length (snprintf's). */

@@ -63,6 +63,9 @@ static int check_cfg(const lpm_sim_walker *w, const lpm_sim_cfg *cfg, lpm_err *e
         return lpm_err_set(err, LPM_EINPUT, "lookahead %u: must be 0 or issue width..4096", cfg->lookahead);
     if (cfg->queue > 1u << 16)
         return lpm_err_set(err, LPM_EINPUT, "queue depth %u: must be at most 65536", cfg->queue);
+    if (cfg->dit_queue && (cfg->hop < 2 || cfg->result_fifo))
+        return lpm_err_set(err, LPM_EINPUT, "DIT answers through the queues: a rule of hop cycles 2 or more under the window "
+                                            "rules (not with --result-fifo)");
     if (cfg->result_fifo)
         return check_credit_cfg(w, cfg, err);
     if (cfg->hop > 1 && cfg->queue == 0)
@@ -230,7 +233,7 @@ int lpm_sim_run(lpm_sim *s, lpm_sim_source_fn src, void *src_ctx,
     lpm_sim_stats *st = &s->st;
     if (s->cfg.cycle_log) {
         lpm_sim_log_hdr h = { s->n, s->w.ring, s->cfg.queue, s->cfg.width, s->cfg.rob, s->cfg.lookahead,
-                              s->D, s->P, s->cfg.result_fifo };
+                              s->D, s->P, s->cfg.result_fifo, s->cfg.dit_queue };
         char line[256];
         lpm_sim_log_header(line, sizeof line, &h);
         fprintf(s->cfg.cycle_log, "%s\n", line);

@@ -74,6 +74,9 @@ typedef struct lpm_sim_cfg {
     unsigned result_fifo;  /* F > 0: a linear pipeline under the credit rules
                               (docs/microarchitecture.md 4.1): F result credits,
                               results in input order; 0: the window rules */
+    int dit_queue;         /* D >= 2: a DIT answer joins queue 0 like a lookup and
+                              leaves by a stage's result lane (sim --dit-answers
+                              queue); 0: by its own lane from the window */
     double load;           /* offered requests per cycle (0: continuous backlog) */
     uint64_t warmup;       /* cycles left out of the steady-state window */
     int drain_updates;     /* run on (no lookups) until the bubble source is empty */

@@ -16,10 +16,11 @@ void lpm_sim_report_json(FILE *fp, const lpm_sim_report *r)
     uint64_t wc = st->win_cycles;
     fprintf(fp, "{\"source\":\"%s\",\"stages\":%u,\"pipeline\":\"%s\",\"queue\":%u,\"issue_width\":%u,\"rob\":%u,"
                 "\"burst\":%g,\"load\":%g,\"warmup\":%" PRIu64 ",\"hop_cycles\":%u,\"ports\":%u,\"lookahead\":%u,"
-                "\"result_ready\":%g,\"result_fifo\":%u,\n",
+                "\"result_ready\":%g,\"result_fifo\":%u,\"dit_answers_via\":\"%s\",\n",
             r->source, n, r->ring ? "ring" : "linear", r->cfg->queue, r->cfg->width, r->cfg->rob, r->burst,
             r->cfg->load, r->cfg->warmup, r->cfg->hop, r->cfg->ports, r->cfg->lookahead,
-            r->cfg->result_ready > 0 ? r->cfg->result_ready : 1.0, r->cfg->result_fifo);
+            r->cfg->result_ready > 0 ? r->cfg->result_ready : 1.0, r->cfg->result_fifo,
+            r->cfg->dit_queue ? "queue" : "lane");
     fprintf(fp, " \"requests\":%" PRIu64 ",\"cycles\":%" PRIu64 ",\"window\":{\"start\":%" PRIu64 ",\"end\":%" PRIu64
                 ",\"cycles\":%" PRIu64 ",\"exits\":%" PRIu64 "},\n",
             st->requests, st->cycles, st->win_start, st->win_end, wc, st->win_exits);
@@ -78,6 +79,8 @@ void lpm_sim_report_table(FILE *fp, const lpm_sim_report *r)
     if (r->cfg->result_fifo)
         fprintf(fp, "%-22s the credit rules: %u result credits, no window or queues, results in input order\n", "control",
                 r->cfg->result_fifo);
+    if (r->cfg->dit_queue)
+        fprintf(fp, "%-22s DIT answers through queue 0 and a stage's result lane\n", "control");
     fprintf(fp, "%-22s %s\n", "traffic", r->source);
     fprintf(fp, "%-22s %" PRIu64 " lookups in %" PRIu64 " cycles\n", "run", st->requests, st->cycles);
     fprintf(fp, "%-22s cycles %" PRIu64 "-%" PRIu64 " (%" PRIu64 " cycles, %" PRIu64 " exits)\n", "steady window",

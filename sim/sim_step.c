@@ -373,7 +373,7 @@ static void dispatch_step(lpm_sim *s, int win)
                 st->stall_rob++;
             break;
         }
-        if (!is_bub && r->v.done) {
+        if (!is_bub && r->v.done && !s->cfg.dit_queue) {
             if (s->nrl && !lane_room(s, s->lanes + dispatched)) {
                 EV("stall:res");
                 if (win)
@@ -385,7 +385,9 @@ static void dispatch_step(lpm_sim *s, int win)
             s->dit_lane[s->ndit] = s->lanes + dispatched;
             s->dit_done[s->ndit++] = k;
         } else {
-            unsigned e = is_bub || !s->w.ring ? 0 : r->v.stage;
+            /* a DIT answer under dit_queue: queue 0, done; it passes stage 0
+             * unread and leaves by its lane (or rides on, as a lookup does) */
+            unsigned e = is_bub || !s->w.ring || r->v.done ? 0 : r->v.stage;
             fifo *f = &s->q[e];
             if (D == 1 && enter_idle(s, e, k, is_bub)) {
                 EV("in%u:%s", e, tok(s, k));
@@ -404,6 +406,8 @@ static void dispatch_step(lpm_sim *s, int win)
                     s->qpush_n[e]++;
                 }
                 EV("push%u:%s", e, tok(s, k));
+                if (!is_bub && r->v.done)
+                    st->dit_answers++;
             } else {
                 EV("stall:q%u", e);
                 stalled_q = 1;

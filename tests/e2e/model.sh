@@ -81,6 +81,14 @@ for args in "--result-fifo 6" "--result-fifo 16 --load 0.6 --result-ready 0.4" "
   verify "tiny linear [$args], bubbles" --image "$W/tl.lpi" --trace "$W/tiny.trace" $args --updates "$W/tl.bub" \
     --update-rate 3000000
 done
+# DIT answers through queue 0 (--dit-answers queue): a uniform trace, which the DIT answers mostly
+"$BIN" trace gen --fib "$W/tiny.fib" --kind uniform --count 2000 --seed 7 -o "$W/tinyu.trace" || bad "trace tiny uniform"
+for img in tr tl; do
+  verify "tiny $img [--dit-answers queue, uniform trace], bubbles" --image "$W/$img.lpi" --trace "$W/tinyu.trace" \
+    --dit-answers queue --hop-cycles 3 --queue 2 --result-ready 0.5 --updates "$W/$img.bub" --update-rate 20000000
+done
+"$BIN" model verify --image "$W/tr.lpi" --trace "$W/tinyu.trace" --hop-cycles 1 --dit-answers queue 2>"$W/err"
+[ $? -eq 2 ] && grep -q 'DIT answers through the queues' "$W/err" || bad "--dit-answers queue at D = 1 not refused: $(cat "$W/err")"
 nb=$(grep -c '^B' "$W/tr.bub")
 "$BIN" model verify --image "$W/tr.lpi" --trace "$W/tiny.trace" --updates "$W/tr.bub" --update-rate 20000000 --json |
   grep -q "\"bubbles\":$nb," || bad "tiny ring: the $nb bubbles of the file did not all go through"

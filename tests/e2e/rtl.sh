@@ -107,6 +107,8 @@ EOF
 "$BIN" update --image "$W/tr.lpi" --updates "$W/tiny.upd" --bubbles "$W/tr.bub" >/dev/null || bad "update tiny ring"
 "$BIN" update --image "$W/tl.lpi" --updates "$W/tiny.upd" --bubbles "$W/tl.bub" >/dev/null || bad "update tiny linear"
 "$BIN" trace gen --fib "$W/tiny.fib" --kind random-match --count 3000 --seed 5 -o "$W/tiny.trace" || bad "trace tiny"
+# uniform addresses: most are answered by the DIT (the default route), the rest walk
+"$BIN" trace gen --fib "$W/tiny.fib" --kind uniform --count 3000 --seed 7 -o "$W/tinyu.trace" || bad "trace tiny uniform"
 
 lint() {
   "$BIN" rtl --image "$@" -o "$T/gl" >/dev/null || { bad "rtl generate $*"; return; }
@@ -166,6 +168,17 @@ refused "not a ring" --image "$W/tr.lpi" -o "$T/x" --result-fifo 16
 refused "build no queue" --image "$W/tl.lpi" -o "$T/x" --result-fifo 16 --mutate queue-order
 refused "one port" --image "$W/tl.lpi" -o "$T/x" --result-fifo 16 --ports 2
 refused "one-cycle" verify --image "$W/tr.lpi" --trace "$W/tiny.trace" --hop-cycles 1
+refused "hop cycles 3 or more" --image "$W/tr.lpi" -o "$T/x" --dit-answers queue
+refused "hop cycles 3 or more" --image "$W/tr.lpi" -o "$T/x" --dit-answers queue --hop-cycles 3 --issue-width 2
+refused "not lane or queue" --image "$W/tr.lpi" -o "$T/x" --dit-answers dit
+# one request lane at D >= 3: lpm_ctl3.v's control and (one port) queue; DIT answers through queue 0
+"$BIN" rtl --image "$W/tr.lpi" -o "$T/g5" --queue 4 --hop-cycles 3 --dit-answers queue >/dev/null || bad "rtl generate, DIT answers through queue 0"
+grep -q 'lpm_ctl3 ctl' "$T/g5/lpm_pipe.v" && grep -q 'lpm_queue3 q' "$T/g5/lpm_pipe.v" && grep -q 'localparam ANSQ = 1;' "$T/g5/lpm_item.vh" ||
+  bad "one lane, D 3, --dit-answers queue: not lpm_ctl3 with lpm_queue3 and ANSQ"
+grep -q ' answers=queue"' "$T/g5/tb_cfg.h" || bad "--dit-answers queue: the log header lacks answers=queue"
+rm -rf "$T/g5"
+lint "$W/tr.lpi" --queue 4 --hop-cycles 3 --dit-answers queue
+lint "$W/tl.lpi" --queue 4 --hop-cycles 4 --dit-answers queue
 "$BIN" rtl --image "$W/nonexistent.lpi" -o "$T/x" 2>/dev/null; [ $? -ne 0 ] || bad "missing image not refused"
 "$BIN" rtl verify --image "$W/tr.lpi" 2>/dev/null; [ $? -eq 2 ] || bad "verify without stimulus not refused"
 
@@ -177,9 +190,14 @@ verify "tiny ring, 2 ports, width 2, queue 2, load 1.5, result port ready 0.5" -
 verify "tiny ring, D 3, width 3, queue 7, bubbles, result port ready 0.2" --image "$W/tr.lpi" --trace "$W/tiny.trace" \
   --queue 7 --issue-width 3 --hop-cycles 3 --updates "$W/tr.bub" --update-rate 2000000 --result-ready 0.2
 # one request lane at D >= 3: lpm_ctl3.v's control (items made before the window)
-verify "tiny ring, D 3, one lane (lpm_ctl3), queue 4, bubbles, load 0.7, ready 0.6, Icarus too" --image "$W/tr.lpi" \
-  --trace "$W/tiny.trace" --queue 4 --hop-cycles 3 --updates "$W/tr.bub" --update-rate 5000000 --load 0.7 \
-  --result-ready 0.6 --icarus
+verify "tiny ring, D 3, one lane (lpm_ctl3), DIT answers through queue 0, uniform, bubbles, load 0.7, ready 0.6, Icarus too" \
+  --image "$W/tr.lpi" --trace "$W/tinyu.trace" --queue 4 --hop-cycles 3 --dit-answers queue --updates "$W/tr.bub" \
+  --update-rate 5000000 --load 0.7 --result-ready 0.6 --icarus --build-dir "$T/aq"
+grep -Eq '"dit_answers":[1-9][0-9]{2,}' "$T/aq/sim.json" || bad "--dit-answers queue: the DIT answered too few: $(grep -o '"dit_answers":[0-9]*' "$T/aq/sim.json")"
+rm -rf "$T/aq"
+verify "tiny linear, D 3, one lane (lpm_ctl3), DIT answers through queue 0, uniform, bubbles, ready 0.5" --image "$W/tl.lpi" \
+  --trace "$W/tinyu.trace" --queue 4 --hop-cycles 3 --dit-answers queue --updates "$W/tl.bub" --update-rate 5000000 \
+  --result-ready 0.5
 verify "tiny linear, D 4, one lane (lpm_ctl3), 2 ports, bubbles, result port ready 0.5" --image "$W/tl.lpi" \
   --trace "$W/tiny.trace" --queue 4 --hop-cycles 4 --ports 2 --updates "$W/tl.bub" --update-rate 3000000 --result-ready 0.5
 verify "tiny linear, queue 4, bubbles, load 0.3, Icarus too" --image "$W/tl.lpi" --trace "$W/tiny.trace" --queue 4 \

@@ -25,6 +25,7 @@ typedef struct rcfg {
     unsigned la, hop, ports;
     double ready;
     unsigned fifo; /* result credits: the linear credit rules (0: none) */
+    int dq;        /* DIT answers through queue 0 (sim --dit-answers queue) */
 } rcfg;
 
 static void rule_run(st_run *r, const st_req *q, size_t n, const lpm_sim_bubble *b, size_t nb, const rcfg *c,
@@ -46,6 +47,7 @@ static void rule_run(st_run *r, const st_req *q, size_t n, const lpm_sim_bubble 
     cfg.ports = c->ports ? c->ports : 1;
     cfg.result_ready = c->ready;
     cfg.result_fifo = c->fifo;
+    cfg.dit_queue = c->dq;
     st_go(r, c->stages, c->ring, &cfg, 1);
     expect_log(r, want);
 }
@@ -54,7 +56,7 @@ static void rule_run(st_run *r, const st_req *q, size_t n, const lpm_sim_bubble 
 static void rule_case(st_run *r, const st_req *q, size_t n, const lpm_sim_bubble *b, size_t nb, unsigned stages,
                       int ring, unsigned Q, unsigned W, unsigned R, double load, unsigned la, const char *want)
 {
-    rcfg c = { stages, ring, Q, W, R, load, la, 1, 1, 1.0, 0 };
+    rcfg c = { stages, ring, Q, W, R, load, la, 1, 1, 1.0, 0, 0 };
     rule_run(r, q, n, b, nb, &c, want);
 }
 
@@ -336,7 +338,7 @@ END_TEST
 START_TEST(test_v2_wrap_queue_wait)
 {
     static const st_req q[] = { {2,4},{0,1},{0,1} };
-    rcfg c = { 3, 1, 2, 1, 0, 0, 0, 2, 1, 1.0, 0 };
+    rcfg c = { 3, 1, 2, 1, 0, 0, 0, 2, 1, 1.0, 0, 0 };
     st_run r;
     rule_run(&r, q, N(q), NULL, 0, &c,
         "# lpmpipe sim cycle log v2: stages=3 ring queue=2 width=1 rob=0 lookahead=0 hop=2 ports=1\n"
@@ -370,7 +372,7 @@ END_TEST
 START_TEST(test_v2_full_queue)
 {
     static const st_req q[] = { {1,2},{1,2},{1,2},{0,1} };
-    rcfg c = { 2, 1, 1, 1, 0, 0, 0, 2, 1, 1.0, 0 };
+    rcfg c = { 2, 1, 1, 1, 0, 0, 0, 2, 1, 1.0, 0, 0 };
     st_run r;
     rule_run(&r, q, N(q), NULL, 0, &c,
         "# lpmpipe sim cycle log v2: stages=2 ring queue=1 width=1 rob=0 lookahead=0 hop=2 ports=1\n"
@@ -404,7 +406,7 @@ END_TEST
 START_TEST(test_v2_backpressure)
 {
     static const st_req q[] = { {0,1},{0,1},{0,1},{0,1},{1,0},{0,1} };
-    rcfg c = { 2, 1, 4, 1, 0, 0, 0, 2, 1, 0.5, 0 };
+    rcfg c = { 2, 1, 4, 1, 0, 0, 0, 2, 1, 0.5, 0, 0 };
     st_run r;
     rule_run(&r, q, N(q), NULL, 0, &c,
         "# lpmpipe sim cycle log v2: stages=2 ring queue=4 width=1 rob=0 lookahead=0 hop=2 ports=1\n"
@@ -440,7 +442,7 @@ END_TEST
 START_TEST(test_v2_rob_backpressure)
 {
     static const st_req q[] = { {0,2},{1,1},{0,1},{1,1} };
-    rcfg c = { 2, 1, 2, 1, 2, 0, 0, 2, 1, 0.5, 0 };
+    rcfg c = { 2, 1, 2, 1, 2, 0, 0, 2, 1, 0.5, 0, 0 };
     st_run r;
     rule_run(&r, q, N(q), NULL, 0, &c,
         "# lpmpipe sim cycle log v2: stages=2 ring queue=2 width=1 rob=2 lookahead=0 hop=2 ports=1\n"
@@ -483,7 +485,7 @@ START_TEST(test_v2_linear_bubble)
     b[0].nw = 1;
     b[0].w[0] = (lpm_sim_write){ 1, 0, 7 };
     b[0].ready = 2;
-    rcfg c = { 3, 0, 2, 1, 0, 0, 0, 2, 1, 1.0, 0 };
+    rcfg c = { 3, 0, 2, 1, 0, 0, 0, 2, 1, 1.0, 0, 0 };
     st_run r;
     rule_run(&r, q, N(q), b, 1, &c,
         "# lpmpipe sim cycle log v2: stages=3 linear queue=2 width=1 rob=0 lookahead=0 hop=2 ports=1\n"
@@ -526,7 +528,7 @@ START_TEST(test_v2_dual_port)
     static const st_req q[] = { {0,2},{0,2},{0,2},{1,1},{0,1},{0,1} };
     lpm_sim_bubble b[1];
     two_writes(b, 0, 5, 1, 6, 2);
-    rcfg c = { 2, 1, 4, 2, 0, 0, 0, 2, 2, 1.0, 0 };
+    rcfg c = { 2, 1, 4, 2, 0, 0, 0, 2, 2, 1.0, 0, 0 };
     st_run r;
     rule_run(&r, q, N(q), b, 1, &c,
         "# lpmpipe sim cycle log v2: stages=2 ring queue=4 width=2 rob=0 lookahead=0 hop=2 ports=2\n"
@@ -561,7 +563,7 @@ START_TEST(test_v3_late_bubble)
     static const st_req q[] = { {0,1},{1,2},{2,1},{0,2} };
     lpm_sim_bubble b[1];
     two_writes(b, 0, 5, 2, 9, 1);
-    rcfg c = { 3, 1, 2, 1, 0, 0, 0, 3, 1, 1.0, 0 };
+    rcfg c = { 3, 1, 2, 1, 0, 0, 0, 3, 1, 1.0, 0, 0 };
     st_run r;
     rule_run(&r, q, N(q), b, 1, &c,
         "# lpmpipe sim cycle log v2: stages=3 ring queue=2 width=1 rob=0 lookahead=0 hop=3 ports=1\n"
@@ -612,7 +614,7 @@ START_TEST(test_v2_linear_credit)
     static const st_req q[] = { {0,1},{0,0},{0,3},{0,3} };
     lpm_sim_bubble b[1];
     two_writes(b, 0, 5, 2, 9, 2);
-    rcfg c = { 3, 0, 2, 1, 0, 0, 0, 2, 1, 1.0, 4 };
+    rcfg c = { 3, 0, 2, 1, 0, 0, 0, 2, 1, 1.0, 4, 0 };
     st_run r;
     rule_run(&r, q, N(q), b, 1, &c,
         "# lpmpipe sim cycle log v2: stages=3 linear queue=2 width=1 rob=0 lookahead=0 hop=2 ports=1 fifo=4\n"
@@ -659,9 +661,42 @@ END_TEST
 
 /* The header is written and parsed in one place; other versions and
  * malformed lines are refused. */
+/* D = 2, DIT answers through queue 0 (--dit-answers queue): lookups 0 and
+ * 2 are answered by the DIT (read in 0 and 2, done in 2 and 4); each is
+ * pushed into queue 0 like a lookup for stage 0 (push0 in 2 and 4, not
+ * dit:), popped two cycles later at the earliest (4 and 6), passes stage 0
+ * unread (0~, 2~) and exits through stage 0's lane D - 1 cycles after its
+ * select (5 and 7), out a cycle later. Lookup 1 (stage 1, one read) goes
+ * between them as usual. */
+START_TEST(test_v2_dit_queue)
+{
+    static const st_req q[] = { {0,0},{1,1},{0,0} };
+    rcfg c = { 2, 1, 2, 1, 0, 0, 0, 2, 1, 1.0, 0, 1 };
+    st_run r;
+    rule_run(&r, q, N(q), NULL, 0, &c,
+        "# lpmpipe sim cycle log v2: stages=2 ring queue=2 width=1 rob=0 lookahead=0 hop=2 ports=1 answers=queue\n"
+        "0 S - - Q 0 0 win:0\n"
+        "1 S - - Q 0 0 win:1\n"
+        "2 S - - Q 1 0 push0:0 win:2\n"
+        "3 S - - Q 1 1 push1:1\n"
+        "4 S 0~ - Q 1 1 pop0:0 push0:2\n"
+        "5 S - 1 Q 1 0 pop1:1 exit:0\n"
+        "6 S 2~ - Q 0 0 out:0 pop0:2 exit:1\n"
+        "7 S - - Q 0 0 out:1 exit:2\n"
+        "8 S - - Q 0 0 out:2\n");
+
+    ck_assert_uint_eq(r.st.dit_answers, 2);
+    ck_assert_uint_eq(r.res[0].id, 0);
+    ck_assert_uint_eq(r.res[0].exit_cycle, 5);
+    ck_assert_uint_eq(r.res[2].id, 2);
+    ck_assert_uint_eq(r.res[2].exit_cycle, 7);
+    free(r.log);
+}
+END_TEST
+
 START_TEST(test_log_header)
 {
-    lpm_sim_log_hdr h = { 24, 1, 32, 4, 64, 16, 2, 2, 0 }, g;
+    lpm_sim_log_hdr h = { 24, 1, 32, 4, 64, 16, 2, 2, 0, 0 }, g;
     char line[256];
     lpm_err err;
     lpm_sim_log_header(line, sizeof line, &h);
@@ -680,7 +715,7 @@ START_TEST(test_log_header)
                                               &g, &err), LPM_EINPUT);
     ck_assert_int_eq(lpm_sim_log_header_parse("0 S - - Q 0 0", &g, &err), LPM_EINPUT);
     /* the credit rules' key, written only when set */
-    lpm_sim_log_hdr c = { 7, 0, 4, 1, 0, 0, 2, 1, 32 };
+    lpm_sim_log_hdr c = { 7, 0, 4, 1, 0, 0, 2, 1, 32, 0 };
     lpm_sim_log_header(line, sizeof line, &c);
     ck_assert_str_eq(line, "# lpmpipe sim cycle log v2: stages=7 linear queue=4 width=1 rob=0 lookahead=0 hop=2 ports=1 fifo=32");
     ck_assert_int_eq(lpm_sim_log_header_parse(line, &g, &err), LPM_OK);
@@ -689,6 +724,14 @@ START_TEST(test_log_header)
                                               &g, &err), LPM_EINPUT);
     ck_assert_int_eq(lpm_sim_log_header_parse("# lpmpipe sim cycle log v2: stages=7 linear queue=4 width=1 rob=0 lookahead=0 hop=2 ports=1 fifo=x",
                                               &g, &err), LPM_EINPUT);
+    /* DIT answers through queue 0: written only when set */
+    lpm_sim_log_hdr a = { 4, 1, 4, 1, 0, 0, 3, 1, 0, 1 };
+    lpm_sim_log_header(line, sizeof line, &a);
+    ck_assert_str_eq(line, "# lpmpipe sim cycle log v2: stages=4 ring queue=4 width=1 rob=0 lookahead=0 hop=3 ports=1 answers=queue");
+    ck_assert_int_eq(lpm_sim_log_header_parse(line, &g, &err), LPM_OK);
+    ck_assert(g.stages == 4 && g.ring && g.dit_queue == 1 && g.hop == 3 && g.fifo == 0);
+    ck_assert_int_eq(lpm_sim_log_header_parse(h.ring ? "# lpmpipe sim cycle log v2: stages=4 ring queue=4 width=1 rob=0 lookahead=0 hop=3 ports=1 answers=lane"
+                                                     : "", &g, &err), LPM_EINPUT);
 }
 END_TEST
 
@@ -740,6 +783,19 @@ START_TEST(test_v2_refused)
     cfg.result_fifo = 8;
     ck_assert_int_eq(lpm_sim_new(&s, &w, &cfg, &err), LPM_EINPUT);
     ck_assert_msg(strstr(err.msg, "not a ring"), "%s", err.msg);
+    /* DIT answers through queue 0: a rule of D >= 2 under the window rules */
+    lpm_sim_cfg_default(&cfg);
+    cfg.dit_queue = 1;
+    ck_assert_int_eq(lpm_sim_new(&s, &w, &cfg, &err), LPM_OK);
+    lpm_sim_free(s);
+    cfg.hop = 1;
+    ck_assert_int_eq(lpm_sim_new(&s, &w, &cfg, &err), LPM_EINPUT);
+    ck_assert_msg(strstr(err.msg, "DIT answers"), "%s", err.msg);
+    lpm_sim_synth_init(&sy, 4, 0, &w);
+    cfg.hop = 2;
+    cfg.result_fifo = 8;
+    ck_assert_int_eq(lpm_sim_new(&s, &w, &cfg, &err), LPM_EINPUT);
+    ck_assert_msg(strstr(err.msg, "DIT answers"), "%s", err.msg);
 }
 END_TEST
 
@@ -767,6 +823,7 @@ int main(void)
     tcase_add_test(tc, test_v2_refused);
     tcase_add_test(tc, test_v3_late_bubble);
     tcase_add_test(tc, test_v2_linear_credit);
+    tcase_add_test(tc, test_v2_dit_queue);
     tcase_add_test(tc, test_log_header);
     suite_add_tcase(s, tc);
     return tu_run(s);
