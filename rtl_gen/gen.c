@@ -182,7 +182,7 @@ static int write_readme(const lpm_image *img, const lpm_rtl_shape *sh, const cha
                 "| tb_icarus.v, tb_cfg.vh | the Icarus Verilog testbench |\n"
                 "| lpm_ice40_brams.txt, lpm_ice40_brams_map.v | the iCE40 block RAM library of `make gate` and `lpmpipe rtl synth` (whole-word writes, no write mask; not part of the design) |\n"
                 "| Makefile | `make lint`, `make tb` (Verilator), `make icarus` |\n\n",
-                lpm_rtl_ctl3(sh) ? "| lpm_ctl3.v | request and bubble ports, DIT pipeline, dispatch window, dispatcher (one lane, D >= 3: items made before the window) |\n"
+                lpm_rtl_ctl3(sh) ? "| lpm_ctl3.v | request and bubble ports, DIT pipeline, dispatch window, dispatcher (one lane, D >= 3: items made before the window); with one port also lpm_queue3, the queues |\n"
                                    "| lpm_ctl.v | the small kept cells lpm_ctl3 and the stages use (its lpm_ctl is the D = 2 control, not instantiated) |\n"
                                  : "| lpm_ctl.v | request and bubble ports, DIT pipeline, dispatch window, dispatcher |\n");
     fprintf(fp,
