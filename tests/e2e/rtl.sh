@@ -178,7 +178,7 @@ grep -q 'lpm_ctl3 ctl' "$T/g5/lpm_pipe.v" && grep -q 'lpm_queue3 q' "$T/g5/lpm_p
 grep -q ' answers=queue"' "$T/g5/tb_cfg.h" || bad "--dit-answers queue: the log header lacks answers=queue"
 rm -rf "$T/g5"
 lint "$W/tr.lpi" --queue 4 --hop-cycles 3 --dit-answers queue
-lint "$W/tl.lpi" --queue 4 --hop-cycles 4 --dit-answers queue
+lint "$W/tl.lpi" --queue 4 --hop-cycles 4 --ports 2 --dit-answers queue
 "$BIN" rtl --image "$W/nonexistent.lpi" -o "$T/x" 2>/dev/null; [ $? -ne 0 ] || bad "missing image not refused"
 "$BIN" rtl verify --image "$W/tr.lpi" 2>/dev/null; [ $? -eq 2 ] || bad "verify without stimulus not refused"
 
@@ -195,11 +195,9 @@ verify "tiny ring, D 3, one lane (lpm_ctl3), DIT answers through queue 0, unifor
   --update-rate 5000000 --load 0.7 --result-ready 0.6 --icarus --build-dir "$T/aq"
 grep -Eq '"dit_answers":[1-9][0-9]{2,}' "$T/aq/sim.json" || bad "--dit-answers queue: the DIT answered too few: $(grep -o '"dit_answers":[0-9]*' "$T/aq/sim.json")"
 rm -rf "$T/aq"
-verify "tiny linear, D 3, one lane (lpm_ctl3), DIT answers through queue 0, uniform, bubbles, ready 0.5" --image "$W/tl.lpi" \
-  --trace "$W/tinyu.trace" --queue 4 --hop-cycles 3 --dit-answers queue --updates "$W/tl.bub" --update-rate 5000000 \
-  --result-ready 0.5
-verify "tiny linear, D 4, one lane (lpm_ctl3), 2 ports, bubbles, result port ready 0.5" --image "$W/tl.lpi" \
-  --trace "$W/tiny.trace" --queue 4 --hop-cycles 4 --ports 2 --updates "$W/tl.bub" --update-rate 3000000 --result-ready 0.5
+verify "tiny linear, D 4, one lane (lpm_ctl3), 2 ports, DIT answers through queue 0, uniform, bubbles, ready 0.5" \
+  --image "$W/tl.lpi" --trace "$W/tinyu.trace" --queue 4 --hop-cycles 4 --ports 2 --dit-answers queue --updates "$W/tl.bub" \
+  --update-rate 3000000 --result-ready 0.5
 verify "tiny linear, queue 4, bubbles, load 0.3, Icarus too" --image "$W/tl.lpi" --trace "$W/tiny.trace" --queue 4 \
   --updates "$W/tl.bub" --update-rate 700000 --load 0.3 --icarus
 verify "tiny linear, 2 ports, width 2, bubbles, result port ready 0.4" --image "$W/tl.lpi" --trace "$W/tiny.trace" \
@@ -213,10 +211,7 @@ verify "tiny linear, 2 ports, width 2, bubbles, result port ready 0.4, --timing"
 echo "$last" | grep -Eq '"timing":\{"runs":3,"sim_cycles_per_s":[0-9.e+]*[1-9][0-9.e+]*,"rtl_cycles_per_s":[0-9.e+]*[1-9][0-9.e+]*,"ratio":[0-9.]+' ||
   bad "rtl verify --timing: no timing figures: $last"
 
-# the planted faults: each must be caught
-fault queue-order "ring, queue 4" --image "$W/tr.lpi" --trace "$W/tiny.trace" --queue 4
-fault queue-capacity "ring, queue 4" --image "$W/tr.lpi" --trace "$W/tiny.trace" --queue 4
-fault queue-capacity "ring, D 3, one lane (lpm_ctl3)" --image "$W/tr.lpi" --trace "$W/tiny.trace" --queue 4 --hop-cycles 3
+# the planted faults: each must be caught (the queue faults: part_queue_faults)
 fault bubble-address "ring, D 3, one lane (lpm_ctl3), with updates" --image "$W/tr.lpi" --trace "$W/tiny.trace" --queue 4 \
   --hop-cycles 3 --updates "$W/tr.bub" --update-rate 700000
 fault bubble-address "linear, with updates" --image "$W/tl.lpi" --trace "$W/tiny.trace" --queue 4 \
@@ -236,29 +231,42 @@ fi
 # ---- shadow copies: rebuilds as bubble streams into the inactive copy, then a swap ----
 # (docs/microarchitecture.md 3.1: fence, drain, swap; the RTL's DIT select and counters)
 "$BIN" map --fib "$W/tiny.fib" --stages 4 --stride 2 --initial-stride 4 --shadow -o "$T/trs.lpi" >/dev/null || bad "map tiny ring shadow"
-"$BIN" map --fib "$W/tiny.fib" --arch linear --mapping height --stride 2 --initial-stride 4 --shadow -o "$T/tls.lpi" \
-  >/dev/null || bad "map tiny linear shadow"
 # a rebuild after every update: every one of the six is a rebuild stream ending in a swap
 "$BIN" update --image "$T/trs.lpi" --updates "$W/tiny.upd" --rebuild-every 1 --bubbles "$T/trs.bub" >/dev/null || bad "update trs"
-"$BIN" update --image "$T/tls.lpi" --updates "$W/tiny.upd" --rebuild-every 1 --bubbles "$T/tls.bub" >/dev/null || bad "update tls"
-[ "$(grep -c ' swap$' "$T/trs.bub")" -eq 6 ] && [ "$(grep -c ' swap$' "$T/tls.bub")" -eq 6 ] ||
-  bad "the shadow bubble files lack their six swaps"
+[ "$(grep -c ' swap$' "$T/trs.bub")" -eq 6 ] || bad "the ring's shadow bubble file lacks its six swaps"
 lint "$T/trs.lpi" --queue 4 --issue-width 2
-lint "$T/tls.lpi" --queue 4 --ports 2 --issue-width 2
 verify_rb "tiny ring shadow, six rebuilds, Icarus too" --image "$T/trs.lpi" --trace "$W/tiny.trace" --queue 4 \
   --updates "$T/trs.bub" --update-rate 3000000 --icarus
 verify_rb "tiny ring shadow, six rebuilds, D 3, 2 ports, width 3, ready 0.4" --image "$T/trs.lpi" --trace "$W/tiny.trace" \
   --queue 7 --issue-width 3 --hop-cycles 3 --ports 2 --result-ready 0.4 --updates "$T/trs.bub" --update-rate 3000000
 verify_rb "tiny ring shadow, six rebuilds, D 3, one lane (lpm_ctl3), ready 0.7" --image "$T/trs.lpi" \
   --trace "$W/tiny.trace" --queue 4 --hop-cycles 3 --result-ready 0.7 --updates "$T/trs.bub" --update-rate 3000000
+fault swap-early "ring shadow, six rebuilds" --image "$T/trs.lpi" --trace "$W/tiny.trace" --queue 4 --updates "$T/trs.bub"
+refused "shadow copy" --image "$W/tr.lpi" -o "$T/x" --mutate swap-early
+}
+
+# the planted queue faults: each must be caught
+part_queue_faults() {
+fault queue-order "ring, queue 4" --image "$W/tr.lpi" --trace "$W/tiny.trace" --queue 4
+fault queue-capacity "ring, queue 4" --image "$W/tr.lpi" --trace "$W/tiny.trace" --queue 4
+fault queue-capacity "ring, D 3, one lane (lpm_ctl3)" --image "$W/tr.lpi" --trace "$W/tiny.trace" --queue 4 --hop-cycles 3
+}
+
+# the linear pipeline's shadow copy: six rebuilds under the window and the credit rules
+part_shadow_linear() {
+"$BIN" map --fib "$W/tiny.fib" --arch linear --mapping height --stride 2 --initial-stride 4 --shadow -o "$T/tls.lpi" \
+  >/dev/null || bad "map tiny linear shadow"
+"$BIN" update --image "$T/tls.lpi" --updates "$W/tiny.upd" --rebuild-every 1 --bubbles "$T/tls.bub" >/dev/null || bad "update tls"
+[ "$(grep -c ' swap$' "$T/tls.bub")" -eq 6 ] || bad "the linear shadow bubble file lacks its six swaps"
+lint "$T/tls.lpi" --queue 4 --ports 2 --issue-width 2
 verify_rb "tiny linear height shadow, six rebuilds, load 0.5" --image "$T/tls.lpi" --trace "$W/tiny.trace" --queue 4 \
   --updates "$T/tls.bub" --update-rate 3000000 --load 0.5
 verify_rb "tiny linear height shadow, credit rules (20), six rebuilds, D 3, ready 0.4" --image "$T/tls.lpi" \
   --trace "$W/tiny.trace" --result-fifo 20 --hop-cycles 3 --result-ready 0.4 --updates "$T/tls.bub" --update-rate 3000000
-fault swap-early "ring shadow, six rebuilds" --image "$T/trs.lpi" --trace "$W/tiny.trace" --queue 4 --updates "$T/trs.bub"
-refused "shadow copy" --image "$W/tr.lpi" -o "$T/x" --mutate swap-early
+}
 
-# ---- memories held as parts (block-RAM shapes): a 20-bit word as 18 + 2 bits, bubbles write both ----
+# memories held as parts (block-RAM shapes): a 20-bit word as 18 + 2 bits, bubbles write both
+part_parts() {
 "$BIN" fib gen --family 4 --count 3000 --seed 1 -o "$T/f3k.fib" || bad "fib gen 3000"
 "$BIN" map --fib "$T/f3k.fib" --stages 4 --stride 2 --initial-stride 10 -o "$T/r3k.lpi" >/dev/null || bad "map r3k"
 "$BIN" trace updates --fib "$T/f3k.fib" --count 200 --seed 4 -o "$T/f3k.upd" || bad "updates f3k"
@@ -342,17 +350,18 @@ fi
 lane() {
   local name=$1; shift
   mkdir -p "$W/$name"
-  ( T=$W/$name; for p in "$@"; do $p; done ) >"$W/$name.log" 2>&1
+  ( T=$W/$name; for p in "$@"; do t0=$SECONDS; $p; echo "$p: $((SECONDS - t0)) s"; done ) >"$W/$name.log" 2>&1
 }
 if [ -z "$DATA" ]; then
   lane a part_tiny &
-  lane b part_gate &
+  lane b part_gate part_parts part_shadow_linear part_queue_faults &
   wait
   cat "$W/a.log" "$W/b.log"
   echo "SKIP: ../shared/data is absent: no real-table RTL checks"
 else
-  # two lanes of about equal CPU time: the 24-stage ring's three builds; the tiny tables, the gate level, IPv6
-  lane a part_routeviews &
+  # two lanes of about equal CPU time: the 24-stage ring's three builds, the memories as parts, the linear
+  # shadow copy and the queue faults; the tiny tables, the gate level, IPv6
+  lane a part_routeviews part_parts part_shadow_linear part_queue_faults &
   lane b part_tiny part_gate part_linx6 &
   wait
   cat "$W/b.log" "$W/a.log"
