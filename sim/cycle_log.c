@@ -4,6 +4,7 @@
 #include <string.h>
 
 #define PREFIX "# lpmpipe sim cycle log v"
+#define ANSWERS_QUEUE " answers=queue" /* DIT answers through queue 0: written only when set */
 
 int lpm_sim_log_header(char *buf, size_t n, const lpm_sim_log_hdr *h)
 {
@@ -13,7 +14,7 @@ int lpm_sim_log_header(char *buf, size_t n, const lpm_sim_log_hdr *h)
     if (h->fifo && k >= 0 && (size_t)k < n)
         k += snprintf(buf + k, n - (size_t)k, " fifo=%u", h->fifo);
     if (h->dit_queue && k >= 0 && (size_t)k < n)
-        k += snprintf(buf + k, n - (size_t)k, " answers=queue");
+        k += snprintf(buf + k, n - (size_t)k, ANSWERS_QUEUE);
     return k;
 }
 
@@ -39,9 +40,9 @@ int lpm_sim_log_header_parse(const char *line, lpm_sim_log_hdr *h, lpm_err *err)
         end += more;
     }
     h->dit_queue = 0;
-    if (got == 8 && !strncmp(p + end, " answers=queue", 14)) {
+    if (got == 8 && !strncmp(p + end, ANSWERS_QUEUE, strlen(ANSWERS_QUEUE))) {
         h->dit_queue = 1;
-        end += 14;
+        end += (int)strlen(ANSWERS_QUEUE);
     }
     if (got != 8 || (strcmp(kind, "ring") && strcmp(kind, "linear")) || (p[end] && strcmp(p + end, "\n")))
         return lpm_err_set(err, LPM_EINPUT, "malformed cycle log header: '%.100s'", line);

@@ -381,7 +381,6 @@ static void dispatch_step(lpm_sim *s, int win)
                 break;
             }
             EV("dit:%llu", (unsigned long long)r->id);
-            st->dit_answers++;
             s->dit_lane[s->ndit] = s->lanes + dispatched;
             s->dit_done[s->ndit++] = k;
         } else {
@@ -406,8 +405,6 @@ static void dispatch_step(lpm_sim *s, int win)
                     s->qpush_n[e]++;
                 }
                 EV("push%u:%s", e, tok(s, k));
-                if (!is_bub && r->v.done)
-                    st->dit_answers++;
             } else {
                 EV("stall:q%u", e);
                 stalled_q = 1;
@@ -418,6 +415,8 @@ static void dispatch_step(lpm_sim *s, int win)
             }
         }
         dispatched++;
+        if (!is_bub && r->v.done) /* answered by the DIT: leaving by its lane or through queue 0 */
+            st->dit_answers++;
         if (!is_bub && s->cfg.rob && r->id + 1 > s->rob_alloc)
             s->rob_alloc = r->id + 1;
     }
